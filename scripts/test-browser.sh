@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Browser tests: web-test-runner for the widget, then the end-to-end suite, both in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+has_widget_tests=$(find test/widget -name '*.test.ts' 2>/dev/null | head -n 1)
+has_e2e_tests=$(find test/e2e -name '*.test.ts' 2>/dev/null | head -n 1)
+if [ -z "$has_widget_tests" ] && [ -z "$has_e2e_tests" ]; then echo "no browser tests yet"; exit 0; fi
+CHROME_PATH=$(bash scripts/find-chrome.sh)
+export CHROME_PATH
+if [ -n "$has_widget_tests" ]; then ./node_modules/.bin/web-test-runner --config web-test-runner.config.mjs; fi
+if [ -n "$has_e2e_tests" ]; then
+  mapfile -t files < <(find test/e2e -name '*.test.ts' | sort)
+  node --import tsx --test --test-reporter=spec --test-concurrency=1 --test-timeout=300000 "${files[@]}"
+fi

@@ -1,0 +1,162 @@
+/**
+ * The widget API: the contract between `<pay-checkout>` and the companion backend.
+ *
+ * Types only (no runtime code), so the backend can `import type` them and both sides compile
+ * against one definition. Every route is relative to the element's `backend` attribute and takes
+ * `Authorization: Bearer <session token>` (the JWT the merchant's server got from
+ * `POST /v1/checkout-sessions`). Bodies are JSON. Errors answer `{ error: WidgetApiError }`.
+ *
+ * | route                          | body                 | answer        |
+ * |--------------------------------|----------------------|---------------|
+ * | GET  /widget/session           | -                    | SessionView   |
+ * | POST /widget/pay               | PayRequest           | NextAction    |
+ * | POST /widget/method-result     | MethodResultRequest  | NextAction    |
+ * | GET  /widget/next?wait=SECONDS | -                    | NextAction    | (long poll, wait <= 25)
+ * | POST /widget/cancel            | CancelRequest        | NextAction    |
+ * | POST /widget/hosted            | -                    | NextAction    | (hosted mode: a `redirect`)
+ *
+ * Pages the backend serves to frames and to the top level (not CORS):
+ * - `POST /return/{ref}`: the order's `redirect_url` and 3DS Method notification URL. It answers a
+ *   tiny page that `postMessage`s a `ReturnMessage` to `window.parent` (target: the merchant page's
+ *   exact origin) when framed, and otherwise sends the shopper to the session's `returnUrl`.
+ */
+
+export type Intent = 'sale' | 'preauth';
+
+/** Gateway transaction statuses. The first four are final. */
+export type OrderStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
+
+export type SessionState =
+  | 'open' // nothing paid yet: show the form
+  | 'paying' // a payment is under way (possibly waiting on 3-D Secure): resume with /widget/next
+  | 'completed' // a final status was reached: /widget/next answers `final`
+  | 'cancelled' // the shopper cancelled the challenge; the session takes no new payment
+  | 'expired';
+
+export type ChallengeWindowSize = '01' | '02' | '03' | '04' | '05';
+
+export interface SessionView {
+  id: string;
+  /** The merchant's order id (the gateway's `client_orderid`). */
+  orderId: string;
+  /** Decimal string in major units, e.g. "10.42". */
+  amount: string;
+  /** Integer minor units, e.g. 1042. */
+  amountMinor: number;
+  /** ISO 4217 alphabetic code. */
+  currency: string;
+  description: string;
+  intent: Intent;
+  state: SessionState;
+  /** ISO 8601. */
+  expiresAt: string;
+  /** Present once a payment has started. */
+  order?: OrderView;
+}
+
+export interface OrderView {
+  /** The merchant's order id (`client_orderid`). */
+  orderId: string;
+  /** The gateway's `orderid`, once known. */
+  gatewayOrderId?: string;
+  status: OrderStatus;
+  amount: string;
+  amountMinor: number;
+  currency: string;
+  intent: Intent;
+  /** Never the full number: brand and last four digits only. */
+  card?: { brand: string; last4: string; masked: string };
+  /** The gateway's reason for a decline or error, when it gave one. */
+  reason?: string;
+  errorCode?: string;
+}
+
+/** EMV 3DS browser fields the widget collects (the backend adds Accept header, IP, user agent). */
+export interface BrowserInfo {
+  /** Mapped into the EMV set 1, 4, 8, 15, 16, 24, 32, 48. */
+  colorDepth: number;
+  javaEnabled: boolean;
+  javascriptEnabled: true;
+  /** navigator.language, 1-8 chars (BCP 47). */
+  language: string;
+  screenHeight: number;
+  screenWidth: number;
+  /** new Date().getTimezoneOffset(): minutes, positive west of UTC. */
+  timezoneOffset: number;
+  challengeWindowSize: ChallengeWindowSize;
+}
+
+export interface CardInput {
+  /** Digits only (the widget strips spaces). */
+  number: string;
+  /** "01".."12" */
+  expMonth: string;
+  /** Four digits, e.g. "2030". */
+  expYear: string;
+  cvc: string;
+  holder: string;
+}
+
+export interface PayRequest {
+  card: CardInput;
+  browser: BrowserInfo;
+}
+
+export interface MethodResultRequest {
+  threeDSCompInd: 'Y' | 'N' | 'U';
+  browser: BrowserInfo;
+}
+
+export interface CancelRequest {
+  reason: 'challenge-cancelled' | 'shopper-left';
+}
+
+/** What the widget must do next. Every variant names the order it belongs to. */
+export type NextAction =
+  /** Run the 3DS Method: POST `threeDSMethodData` to `methodUrl` in a hidden iframe, wait for the
+   * notification message at most `timeoutMs`, then POST /widget/method-result. Without `methodUrl`
+   * report `U` at once. */
+  | { action: 'method'; order: OrderView; methodUrl?: string; methodData?: string; timeoutMs: number }
+  /** 3DS 2 challenge: POST `creq` (and `threeDSSessionData`) to `acsUrl` in the challenge frame. */
+  | {
+      action: 'challenge';
+      order: OrderView;
+      acsUrl: string;
+      creq: string;
+      threeDSSessionData?: string;
+      challengeWindowSize: ChallengeWindowSize;
+    }
+  /** 3DS 1.0.2: POST `PaReq`, `MD`, `TermUrl` to `acsUrl` in the challenge frame. */
+  | { action: '3ds1'; order: OrderView; acsUrl: string; paReq: string; md: string; termUrl: string }
+  /** Send the shopper's whole page to `url` (hosted form, or the gateway's own 3DS page). */
+  | { action: 'redirect'; order: OrderView; url: string }
+  /** Show this gateway-made page (a self-submitting form) in the challenge frame. */
+  | { action: 'html'; order: OrderView; html: string }
+  /** Nothing to do yet: call GET /widget/next again (it long-polls). */
+  | { action: 'wait'; order: OrderView; retryAfterMs: number }
+  /** The order reached a final status (or the session was cancelled). */
+  | { action: 'final'; order: OrderView };
+
+/** The page at /return/{ref} posts this to `window.parent`. */
+export interface ReturnMessage {
+  source: 'pay-checkout';
+  type: 'method-complete' | 'challenge-complete' | 'final';
+  /** The merchant's order id. */
+  orderId: string;
+}
+
+export type WidgetApiErrorCode =
+  | 'validation' // a field is wrong: `field` names it
+  | 'unauthorized' // missing, malformed or expired session token
+  | 'session-expired'
+  | 'conflict' // the session's state does not allow this (e.g. already paid)
+  | 'rate-limited'
+  | 'gateway' // the gateway refused or failed; `message` says why
+  | 'internal';
+
+export interface WidgetApiError {
+  code: WidgetApiErrorCode;
+  message: string;
+  field?: string;
+  requestId?: string;
+}
