@@ -44,7 +44,8 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
     kind: 'pglite',
     query: (sql, params) => run(db, sql, params),
     // PGlite has one connection and serialises transactions behind its own lock.
-    transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
+    transaction: (fn) =>
+      db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
     close: () => db.close(),
   };
 }
@@ -98,13 +99,16 @@ export async function migrate(db: Database, set: string, migrations: Migration[]
   for (const migration of migrations) {
     await db.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(hashtext($1))', [`migrate:${set}`]);
-      const done = await tx.query('select 1 from schema_migrations where set_name = $1 and id = $2', [
+      const done = await tx.query(
+        'select 1 from schema_migrations where set_name = $1 and id = $2',
+        [set, migration.id],
+      );
+      if (done.rowCount > 0) return;
+      await tx.query(migration.sql);
+      await tx.query('insert into schema_migrations (set_name, id) values ($1, $2)', [
         set,
         migration.id,
       ]);
-      if (done.rowCount > 0) return;
-      await tx.query(migration.sql);
-      await tx.query('insert into schema_migrations (set_name, id) values ($1, $2)', [set, migration.id]);
     });
   }
 }
