@@ -116,7 +116,13 @@ export type NextAction =
   /** Run the 3DS Method: POST `threeDSMethodData` to `methodUrl` in a hidden iframe, wait for the
    * notification message at most `timeoutMs`, then POST /widget/method-result. Without `methodUrl`
    * report `U` at once. */
-  | { action: 'method'; order: OrderView; methodUrl?: string; methodData?: string; timeoutMs: number }
+  | {
+      action: 'method';
+      order: OrderView;
+      methodUrl?: string;
+      methodData?: string;
+      timeoutMs: number;
+    }
   /** 3DS 2 challenge: POST `creq` (and `threeDSSessionData`) to `acsUrl` in the challenge frame. */
   | {
       action: 'challenge';

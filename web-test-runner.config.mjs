@@ -1,0 +1,35 @@
+// Browser tests of the widget: Chromium from CHROME_PATH (no downloaded browser), TypeScript via
+// esbuild, and fake ACS / return pages served by the test server itself.
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+import { fakePages } from './test/widget/helpers/fake-pages.mjs';
+
+export default {
+  files: 'test/widget/**/*.test.ts',
+  nodeResolve: { exportConditions: ['production'] },
+  // 2 shared cores: one browser, two test files at a time.
+  concurrency: 2,
+  concurrentBrowsers: 1,
+  testsFinishTimeout: 120_000,
+  testFramework: { config: { timeout: 8000 } },
+  middleware: [fakePages()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--disable-dev-shm-usage',
+        ],
+      },
+    }),
+  ],
+};

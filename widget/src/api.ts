@@ -1,0 +1,126 @@
+/**
+ * The backend client: the six widget routes of api-types.ts, nothing else. It holds the session
+ * token only (never a gateway secret) and turns every failure into an ApiError with a code.
+ */
+import type {
+  CancelRequest,
+  MethodResultRequest,
+  NextAction,
+  PayRequest,
+  SessionView,
+  WidgetApiError,
+  WidgetApiErrorCode,
+} from './api-types.js';
+import { type Clock, sleep } from './env.js';
+
+export type ApiErrorCode = WidgetApiErrorCode | 'network';
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly code: ApiErrorCode;
+  /** HTTP status; 0 when no answer arrived. */
+  readonly status: number;
+  readonly field: string | undefined;
+  readonly requestId: string | undefined;
+  constructor(code: ApiErrorCode, message: string, status = 0, field?: string, requestId?: string) {
+    super(message);
+    this.code = code;
+    this.status = status;
+    this.field = field;
+    this.requestId = requestId;
+  }
+}
+
+/** Delays before each retry of an idempotent call that failed on the network or with a 5xx. */
+export const RETRY_DELAYS_MS = [500, 1500, 3500] as const;
+
+/** Seconds the backend may hold GET /widget/next open (the contract allows up to 25). */
+export const LONG_POLL_S = 20;
+
+export interface ApiOptions {
+  backend: string;
+  session: string;
+  fetch: typeof fetch;
+  clock: Clock;
+  signal: AbortSignal;
+}
+
+export interface Api {
+  session(): Promise<SessionView>;
+  pay(body: PayRequest): Promise<NextAction>;
+  methodResult(body: MethodResultRequest): Promise<NextAction>;
+  next(waitSeconds?: number): Promise<NextAction>;
+  cancel(body: CancelRequest): Promise<NextAction>;
+  hosted(): Promise<NextAction>;
+}
+
+const retryable = (e: unknown) =>
+  e instanceof ApiError && (e.code === 'network' || e.status >= 500);
+
+export function createApi(o: ApiOptions): Api {
+  const base = o.backend.replace(/\/+$/, '');
+
+  async function once<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await o.fetch(`${base}${path}`, {
+        method,
+        headers: {
+          Accept: 'application/json',
+          Authorization: `Bearer ${o.session}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        // The token travels in the header; cookies of the merchant's site are none of our business.
+        credentials: 'omit',
+        signal: o.signal,
+      });
+    } catch (e) {
+      if (o.signal.aborted) throw e;
+      throw new ApiError('network', e instanceof Error ? e.message : String(e));
+    }
+    let json: unknown;
+    try {
+      json = await res.json();
+    } catch {
+      json = undefined;
+    }
+    if (res.ok && json !== undefined) return json as T;
+    const err = (json as { error?: Partial<WidgetApiError> } | undefined)?.error;
+    const code: ApiErrorCode =
+      res.status === 401
+        ? 'session-expired'
+        : (err?.code ?? (res.status >= 500 ? 'internal' : 'validation'));
+    throw new ApiError(
+      code,
+      err?.message ?? `HTTP ${res.status}`,
+      res.status,
+      err?.field,
+      err?.requestId,
+    );
+  }
+
+  /** Retries calls that are safe to repeat; a payment POST is never sent twice by us. */
+  async function withRetry<T>(call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (e) {
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (!retryable(e) || delay === undefined) throw e;
+        await sleep(o.clock, delay, o.signal);
+      }
+    }
+  }
+
+  return {
+    session: () => withRetry(() => once<SessionView>('GET', '/widget/session')),
+    pay: (body) => once<NextAction>('POST', '/widget/pay', body),
+    methodResult: (body) =>
+      withRetry(() => once<NextAction>('POST', '/widget/method-result', body)),
+    next: (wait = LONG_POLL_S) =>
+      withRetry(() => once<NextAction>('GET', `/widget/next?wait=${wait}`)),
+    cancel: (body) => withRetry(() => once<NextAction>('POST', '/widget/cancel', body)),
+    hosted: () => once<NextAction>('POST', '/widget/hosted'),
+  };
+}

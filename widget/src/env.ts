@@ -1,0 +1,45 @@
+/**
+ * Everything the element takes from the outside world that tests need to replace: the network,
+ * timers and top-level navigation. The defaults are the real browser.
+ */
+export interface Clock {
+  setTimeout(fn: () => void, ms: number): number;
+  clearTimeout(id: number): void;
+  now(): number;
+}
+
+export interface Env extends Clock {
+  fetch: typeof fetch;
+  /** Sends the whole page to `url` (hosted form, gateway redirect). */
+  navigate(url: string): void;
+  /** Submits a form that targets `_top` (3-D Secure redirect mode). */
+  submitTop(form: HTMLFormElement): void;
+}
+
+export const browserEnv = (): Env => ({
+  fetch: (input, init) => globalThis.fetch(input, init),
+  setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+  clearTimeout: (id) => window.clearTimeout(id),
+  now: () => Date.now(),
+  navigate: (url) => window.location.assign(url),
+  submitTop: (form) => {
+    document.body.append(form);
+    form.submit();
+  },
+});
+
+/** A delay on the given clock that ends early (rejecting) when `signal` aborts. */
+export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clock.clearTimeout(id);
+      reject(signal.reason);
+    };
+    const id = clock.setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

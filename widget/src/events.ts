@@ -1,0 +1,108 @@
+/**
+ * The element's events: one typed detail per name. All bubble and are composed, so a listener on
+ * `document` hears them through the shadow root. Card data never appears here: brand, last four
+ * digits and the masked number only.
+ */
+import type { OrderStatus, ReturnMessage } from './api-types.js';
+import type { BrandId } from './card/brands.js';
+import type { CardField } from './card/validate.js';
+
+/** Codes of `pay-error`. */
+export type PayErrorCode =
+  | 'network'
+  | 'session-expired'
+  | 'validation'
+  | 'three-ds-timeout'
+  | 'challenge-cancelled'
+  | 'conflict'
+  | 'rate-limited'
+  | 'gateway'
+  | 'internal'
+  | 'config';
+
+/** Steps reported by `pay-status`. */
+export type PayStep =
+  | 'loading'
+  | 'ready'
+  | 'paying'
+  | 'method'
+  | 'challenge'
+  | 'waiting'
+  | 'redirect'
+  | 'final';
+
+export interface PayReadyDetail {
+  orderId: string;
+  amount: string;
+  currency: string;
+  mode: 'direct' | 'hosted';
+}
+export interface PayChangeDetail {
+  /** Every field is valid: submit would send the payment. */
+  complete: boolean;
+  brand: BrandId | null;
+  /** Validity per field (a field is invalid while empty). */
+  fields: Record<CardField, boolean>;
+}
+export interface PaySubmitDetail {
+  mode: 'direct' | 'hosted';
+  brand: BrandId | null;
+  last4?: string;
+}
+export type Pay3dsMethodDetail =
+  | { phase: 'start' }
+  | { phase: 'complete'; compInd: 'Y' | 'N' | 'U' };
+export type PayChallengeDetail =
+  | { phase: 'open'; version: '2' | '1.0.2' | 'html'; windowSize: string }
+  | { phase: 'close'; reason: 'complete' | 'cancelled' | 'timeout' | 'redirect' | 'removed' };
+export interface PayRedirectDetail {
+  url: string;
+  reason: 'hosted' | 'gateway' | 'challenge';
+}
+export interface PayStatusDetail {
+  step: PayStep;
+  orderId?: string;
+  status?: OrderStatus;
+  /** The return page message that moved us on, when there was one. */
+  message?: ReturnMessage['type'];
+}
+export interface PaySuccessDetail {
+  orderId: string;
+  gatewayOrderId?: string;
+  amount: string;
+  amountMinor: number;
+  currency: string;
+  card?: { brand: string; last4: string; masked: string };
+}
+export interface PayDeclinedDetail {
+  orderId: string;
+  status: Exclude<OrderStatus, 'approved' | 'processing' | 'unknown'>;
+  reason?: string;
+  errorCode?: string;
+}
+export interface PayErrorDetail {
+  code: PayErrorCode;
+  message: string;
+  field?: CardField;
+}
+
+export interface PayCheckoutEventMap {
+  'pay-ready': CustomEvent<PayReadyDetail>;
+  'pay-change': CustomEvent<PayChangeDetail>;
+  'pay-submit': CustomEvent<PaySubmitDetail>;
+  'pay-3ds-method': CustomEvent<Pay3dsMethodDetail>;
+  'pay-challenge': CustomEvent<PayChallengeDetail>;
+  'pay-redirect': CustomEvent<PayRedirectDetail>;
+  'pay-status': CustomEvent<PayStatusDetail>;
+  'pay-success': CustomEvent<PaySuccessDetail>;
+  'pay-declined': CustomEvent<PayDeclinedDetail>;
+  'pay-error': CustomEvent<PayErrorDetail>;
+}
+
+export type PayEventName = keyof PayCheckoutEventMap;
+export type PayEventDetail<K extends PayEventName> = PayCheckoutEventMap[K]['detail'];
+
+declare global {
+  // Typed `addEventListener('pay-success', e => e.detail.orderId)` anywhere in the page.
+  interface HTMLElementEventMap extends PayCheckoutEventMap {}
+}

@@ -1,0 +1,76 @@
+/** Collects the EMV 3DS browser fields (the backend adds Accept header, IP and user agent). */
+import type { BrowserInfo, ChallengeWindowSize } from '../api-types.js';
+import { COLOR_DEPTHS, SMALL_VIEWPORT_PX, WINDOW_SIZES } from './constants.js';
+
+/** Maps a screen colour depth onto the EMV set, rounding down (30-bit screens send 24). */
+export function mapColorDepth(depth: number): number {
+  if (!Number.isFinite(depth) || depth <= 0) return 24;
+  let best: number = COLOR_DEPTHS[0];
+  for (const d of COLOR_DEPTHS) if (d <= depth) best = d;
+  return best;
+}
+
+/** BCP 47 tag cut to EMV's 8 characters: "zh-Hant-TW" becomes "zh-TW", never a broken "zh-Hant-". */
+export function emvLanguage(tag: string | undefined): string {
+  const t = (tag || 'en').trim();
+  if (t.length <= 8) return t;
+  const parts = t.split('-');
+  const region = parts.find((p, i) => i > 0 && /^[A-Za-z]{2}$|^\d{3}$/.test(p));
+  const short = region ? `${parts[0]}-${region}` : parts[0]!;
+  return short.slice(0, 8);
+}
+
+/**
+ * The window size to ask for: the merchant's choice, else by viewport. Phones get full screen
+ * (a 390 px frame in a 375 px viewport scrolls sideways); large screens get 500x600, which fits
+ * more bank pages without scrolling than the 390x400 default of other widgets.
+ */
+export function chooseWindowSize(
+  viewportWidth: number,
+  viewportHeight: number,
+  requested?: ChallengeWindowSize,
+): ChallengeWindowSize {
+  if (requested && requested in WINDOW_SIZES) return requested;
+  if (viewportWidth < SMALL_VIEWPORT_PX) return '05';
+  if (viewportWidth >= 600 && viewportHeight >= 700) return '03';
+  return '02';
+}
+
+/**
+ * Fits a size the ACS was given into the current viewport: a frame that would not fit on this
+ * screen is shown full screen instead, as the EMV size is only a request.
+ */
+export function fitWindowSize(
+  size: ChallengeWindowSize,
+  viewportWidth: number,
+  viewportHeight: number,
+): ChallengeWindowSize {
+  const dims = WINDOW_SIZES[size];
+  if (!dims) return size;
+  // 32 px leaves room for the dialog's own border and padding.
+  return dims[0] + 32 > viewportWidth || dims[1] + 96 > viewportHeight ? '05' : size;
+}
+
+export function collectBrowserInfo(
+  win: Window,
+  challengeWindowSize: ChallengeWindowSize,
+): BrowserInfo {
+  const nav = win.navigator as Navigator & { javaEnabled?: () => boolean };
+  let javaEnabled = false;
+  try {
+    javaEnabled = typeof nav.javaEnabled === 'function' ? nav.javaEnabled() : false;
+  } catch {
+    // Some embedded browsers throw here; Java is certainly not available then.
+  }
+  return {
+    colorDepth: mapColorDepth(win.screen.colorDepth),
+    javaEnabled,
+    javascriptEnabled: true,
+    language: emvLanguage(nav.language),
+    screenHeight: win.screen.height,
+    screenWidth: win.screen.width,
+    // Minutes, positive west of UTC (UTC+1 gives -60), exactly as EMV's browserTZ wants it.
+    timezoneOffset: new Date().getTimezoneOffset(),
+    challengeWindowSize,
+  };
+}
