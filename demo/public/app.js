@@ -1,0 +1,283 @@
+// The demo shop's checkout page: what a merchant writes around <pay-checkout>.
+// 1. Ask our own server for a checkout session (it calls the merchant API with the secret key).
+// 2. Put <pay-checkout backend session> on the page and listen to its events.
+// 3. After payment, show the order and the operations its state allows (through our server).
+
+const $ = (selector) => document.querySelector(selector);
+const BACKEND = window.location.origin;
+const TOKENS = 'demo-checkout-tokens'; // session tokens by order id, to resume after a redirect
+
+const api = async (path, body) => {
+  const response = await fetch(path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await response.json().catch(() => null);
+  return { ok: response.ok, status: response.status, data };
+};
+const operation = (name, params, body) => api(`/demo/api/operation/${name}`, { params, body });
+
+// ---- events and history -------------------------------------------------------------------
+
+function logEvent(event) {
+  const item = document.createElement('li');
+  item.textContent = `${new Date().toLocaleTimeString()} ${event.type} ${JSON.stringify(event.detail ?? {})}`;
+  $('#event-log').prepend(item);
+}
+
+function logStatus(text) {
+  const item = document.createElement('li');
+  item.textContent = `${new Date().toLocaleTimeString()} ${text}`;
+  $('#status-history').append(item);
+}
+
+function showResult(text) {
+  $('#result').textContent = text;
+}
+
+// ---- checkout ------------------------------------------------------------------------------
+
+const EVENTS = [
+  'pay-ready',
+  'pay-change',
+  'pay-submit',
+  'pay-3ds-method',
+  'pay-challenge',
+  'pay-redirect',
+  'pay-status',
+  'pay-success',
+  'pay-declined',
+  'pay-error',
+];
+
+function mountCheckout({ token, orderId, mode, challenge, locale, theme }) {
+  const element = document.createElement('pay-checkout');
+  element.setAttribute('backend', BACKEND);
+  element.setAttribute('session', token);
+  element.setAttribute('mode', mode);
+  element.setAttribute('challenge', challenge);
+  element.setAttribute('locale', locale);
+  element.className = `theme-${theme}`;
+  for (const type of EVENTS) element.addEventListener(type, logEvent);
+  element.addEventListener('pay-status', (event) =>
+    logStatus(`status: ${JSON.stringify(event.detail)}`),
+  );
+  element.addEventListener('pay-success', (event) => {
+    showResult(`Payment approved. Thank you! (order ${event.detail.orderId ?? orderId})`);
+    refreshOrder(orderId);
+  });
+  element.addEventListener('pay-declined', (event) => {
+    showResult(`Payment declined: ${event.detail.reason ?? 'no reason given'}`);
+    refreshOrder(orderId);
+  });
+  element.addEventListener('pay-error', (event) => {
+    showResult(
+      `Payment failed: ${event.detail.code}${event.detail.message ? ` (${event.detail.message})` : ''}`,
+    );
+    refreshOrder(orderId);
+  });
+  $('#checkout-slot').replaceChildren(element);
+  $('#pay-hint').textContent = `Order ${orderId}`;
+  currentOrderId = orderId;
+  return element;
+}
+
+let currentOrderId = null;
+
+$('#order-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.currentTarget);
+  const choice = Object.fromEntries(form);
+  showResult('');
+  $('#event-log').replaceChildren();
+  $('#status-history').replaceChildren();
+  const created = await api('/demo/api/checkout', {
+    amount: choice.amount,
+    currency: choice.currency,
+    intent: choice.intent,
+    description: 'Noise-cancelling headphones',
+  });
+  if (!created.ok) {
+    showResult(`Could not start the checkout: ${created.data?.error?.message ?? created.status}`);
+    return;
+  }
+  const { token, orderId } = created.data;
+  const saved = JSON.parse(sessionStorage.getItem(TOKENS) ?? '{}');
+  saved[orderId] = { token, ...choice };
+  sessionStorage.setItem(TOKENS, JSON.stringify(saved));
+  logStatus(`session created for ${orderId}`);
+  mountCheckout({ token, orderId, ...choice });
+});
+
+// Back from a full-page redirect (3-D Secure by redirect, or the hosted form): the same session
+// token on a new <pay-checkout> picks the payment up and ends it.
+function resumeAfterRedirect() {
+  const orderId = new URLSearchParams(window.location.search).get('resume');
+  if (!orderId) return;
+  const saved = JSON.parse(sessionStorage.getItem(TOKENS) ?? '{}')[orderId];
+  if (!saved) {
+    showResult(`Back from the payment of ${orderId}, but this tab did not start it.`);
+    refreshOrder(orderId);
+    return;
+  }
+  logStatus(`back from a redirect for ${orderId}`);
+  mountCheckout({ orderId, ...saved });
+}
+
+// ---- test cards ----------------------------------------------------------------------------
+
+async function loadTestCards() {
+  const { ok, data } = await api('/demo/api/test-cards');
+  if (!ok || !Array.isArray(data)) return;
+  const rows = data.map((card) => {
+    const row = document.createElement('tr');
+    const cells = [
+      card.scenario,
+      card.pan.replace(/(\d{4})(?=\d)/g, '$1 '),
+      card.cvv,
+      card.otp ?? '—',
+    ];
+    for (const text of cells) {
+      const cell = document.createElement('td');
+      cell.textContent = text;
+      row.append(cell);
+    }
+    const use = document.createElement('button');
+    use.type = 'button';
+    use.textContent = 'Use';
+    use.setAttribute('aria-label', `Use the ${card.scenario} card`);
+    use.addEventListener('click', () => fillCard(card));
+    const cell = document.createElement('td');
+    cell.append(use);
+    row.append(cell);
+    return row;
+  });
+  $('#test-cards tbody').replaceChildren(...rows);
+}
+
+// QA convenience only: types a test card into the widget's own fields, as a shopper would.
+function fillCard(card) {
+  const root = document.querySelector('pay-checkout')?.shadowRoot;
+  if (!root) {
+    showResult('Press “Go to payment” first, then pick a card.');
+    return;
+  }
+  const values = {
+    'cc-number': card.pan,
+    'cc-exp': `${card.expMonth}/${String(card.expYear).slice(-2)}`,
+    'cc-csc': card.cvv,
+    'cc-name': 'Alex Shopper',
+  };
+  for (const [autocomplete, value] of Object.entries(values)) {
+    const input = root.querySelector(`input[autocomplete="${autocomplete}"]`);
+    if (!input) continue;
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    input.dispatchEvent(new Event('change', { bubbles: true, composed: true }));
+  }
+}
+
+// ---- the order and what can be done with it ------------------------------------------------
+
+async function refreshOrder(orderId) {
+  const { ok, data } = await operation('order-read', { orderId });
+  if (!ok) {
+    $('#order-view').textContent = `Order ${orderId}: ${data?.error?.message ?? 'not found yet'}`;
+    return;
+  }
+  renderOrder(data);
+}
+
+function renderOrder(order) {
+  const list = document.createElement('dl');
+  const facts = {
+    Order: order.orderId,
+    'Gateway order': order.gatewayOrderId ?? '—',
+    Status: order.status,
+    Intent: order.intent,
+    Amount: `${order.amount} ${order.currency}`,
+    Captured: order.capturedAmount ?? '—',
+    Returned: order.returnedAmount ?? '—',
+    Card: order.card ? `${order.card.brand} ${order.card.masked}` : '—',
+  };
+  for (const [term, value] of Object.entries(facts)) {
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = String(value);
+    list.append(dt, dd);
+  }
+  $('#order-view').replaceChildren(list);
+  renderActions(order);
+}
+
+function actionButton(label, run) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = label;
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const { ok, data } = await run();
+    logStatus(`${label}: ${ok ? 'done' : (data?.error?.message ?? 'refused')}`);
+    await refreshOrder(currentOrderId);
+    button.disabled = false;
+  });
+  return button;
+}
+
+function partialAmount(order) {
+  const value = window.prompt(`Amount (${order.currency})`, order.amount);
+  return value ? { amount: value } : {};
+}
+
+function renderActions(order) {
+  const id = { orderId: order.orderId };
+  const buttons = [actionButton('Refresh status', () => operation('order-read', id))];
+  for (const name of order.allowedOperations ?? []) {
+    if (name === 'capture') {
+      buttons.push(actionButton('Capture in full', () => operation('order-capture', id, {})));
+      buttons.push(
+        actionButton('Capture part…', () => operation('order-capture', id, partialAmount(order))),
+      );
+    }
+    if (name === 'void') buttons.push(actionButton('Void', () => operation('order-void', id, {})));
+    if (name === 'return') {
+      buttons.push(actionButton('Return in full', () => operation('order-return', id, {})));
+      buttons.push(
+        actionButton('Return part…', () => operation('order-return', id, partialAmount(order))),
+      );
+    }
+    if (name === 'card-ref') {
+      buttons.push(
+        actionButton('Create a card reference', async () => {
+          const result = await operation('order-card-ref', id, {});
+          if (result.ok) cardRefId = result.data.cardRefId;
+          return result;
+        }),
+      );
+    }
+  }
+  if (cardRefId) {
+    buttons.push(
+      actionButton(`Rebill card ${cardRefId}`, () =>
+        operation(
+          'rebill',
+          {},
+          {
+            cardRefId,
+            amount: order.amount,
+            currency: order.currency,
+            orderId: `rebill-${Date.now()}`,
+          },
+        ),
+      ),
+    );
+  }
+  $('#order-actions').replaceChildren(...buttons);
+}
+
+let cardRefId = null;
+
+loadTestCards();
+resumeAfterRedirect();

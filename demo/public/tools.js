@@ -1,0 +1,65 @@
+// Server-to-server operations through the demo's own server (which holds the merchant API key).
+
+const answers = document.querySelector('#answers');
+
+async function operation(name, body, params = {}) {
+  const response = await fetch(`/demo/api/operation/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ params, body }),
+  });
+  const data = await response.json().catch(() => null);
+  const item = document.createElement('li');
+  item.textContent = `${name} → ${response.status} ${JSON.stringify(data)}`;
+  answers.prepend(item);
+  return { ok: response.ok, data };
+}
+
+/** Form fields named `a.b` become nested objects: `{a: {b}}`. */
+function formBody(form) {
+  const body = {};
+  for (const [name, value] of new FormData(form)) {
+    const path = name.split('.');
+    let target = body;
+    for (const key of path.slice(0, -1)) target = target[key] ??= {};
+    target[path.at(-1)] = value;
+  }
+  return body;
+}
+
+const uniqueId = (prefix) => `${prefix}-${Date.now().toString(36)}`;
+
+const handlers = {
+  async payout(form) {
+    const { twoStep, ...body } = formBody(form);
+    body.orderId = uniqueId('payout');
+    if (!twoStep) return operation('payout', body);
+    const checked = await operation('payout-check', body);
+    if (!checked.ok) return;
+    const pay = document.createElement('button');
+    pay.type = 'button';
+    pay.textContent = `Pay the checked payout ${body.orderId}`;
+    pay.addEventListener('click', () =>
+      operation('payout-pay', {}, { payoutId: checked.data.payoutId ?? body.orderId }),
+    );
+    document.querySelector('#payout-actions').replaceChildren(pay);
+  },
+  'recurring-create': (form) =>
+    operation('recurring-create', { ...formBody(form), orderId: uniqueId('rp') }),
+  async 'hosted-form'(form) {
+    const body = {
+      ...formBody(form),
+      orderId: uniqueId('hosted'),
+      returnUrl: `${window.location.origin}/tools.html`,
+    };
+    const { ok, data } = await operation('hosted-form', body);
+    if (ok && data.url) window.location.assign(data.url);
+  },
+};
+
+for (const form of document.querySelectorAll('form[data-operation]')) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    handlers[form.dataset.operation](form);
+  });
+}

@@ -1,0 +1,150 @@
+/**
+ * The demo shop's own server side: what a real merchant's server does beside the companion
+ * backend. It creates checkout sessions and runs order operations through the merchant API with
+ * the API key, which never reaches the browser, and serves the shop's pages.
+ */
+import { readFile } from 'node:fs/promises';
+import express, { type Request, type Response, type Router } from 'express';
+
+export interface DemoOptions {
+  /** Base URL of the companion backend's merchant API as this server reaches it. */
+  merchantApiUrl: string;
+  merchantApiKey: string;
+  /** Base URL of the sandbox gateway (for its test-card table); absent against a real gateway. */
+  sandboxUrl?: string | undefined;
+  /** Path of the built CDN file of the widget. */
+  widgetFile: string;
+  fetch?: typeof fetch;
+}
+
+const PUBLIC_DIR = new URL('./public/', import.meta.url);
+
+/** Merchant API calls the page may ask for, each as (method, path template). */
+const OPERATIONS: Record<string, { method: 'GET' | 'POST'; path: string }> = {
+  'order-read': { method: 'GET', path: '/v1/orders/:orderId' },
+  'order-capture': { method: 'POST', path: '/v1/orders/:orderId/capture' },
+  'order-void': { method: 'POST', path: '/v1/orders/:orderId/void' },
+  'order-return': { method: 'POST', path: '/v1/orders/:orderId/return' },
+  'order-card-ref': { method: 'POST', path: '/v1/orders/:orderId/card-ref' },
+  'order-status': { method: 'POST', path: '/v1/orders/:orderId/refresh' },
+  'card-ref-read': { method: 'GET', path: '/v1/card-refs/:cardRefId' },
+  rebill: { method: 'POST', path: '/v1/rebills' },
+  payout: { method: 'POST', path: '/v1/payouts' },
+  'payout-check': { method: 'POST', path: '/v1/payouts/check' },
+  'payout-pay': { method: 'POST', path: '/v1/payouts/:payoutId/pay' },
+  'payout-read': { method: 'GET', path: '/v1/payouts/:payoutId' },
+  'recurring-create': { method: 'POST', path: '/v1/recurring-payments' },
+  'hosted-form': { method: 'POST', path: '/v1/hosted-forms' },
+  'account-verification': { method: 'POST', path: '/v1/account-verifications' },
+};
+
+export function createDemoRouter(options: DemoOptions): Router {
+  const doFetch = options.fetch ?? fetch;
+  const router = express.Router();
+  router.use('/demo/api', express.json({ limit: '16kb' }));
+
+  const merchantApi = async (method: string, path: string, body?: unknown) => {
+    const response = await doFetch(new URL(path, options.merchantApiUrl), {
+      method,
+      headers: {
+        authorization: `Bearer ${options.merchantApiKey}`,
+        'content-type': 'application/json',
+        // A fresh key per shopper action: a double click is one request, never two charges.
+        ...(method === 'POST' ? { 'idempotency-key': crypto.randomUUID() } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null };
+  };
+
+  const relay = async (res: Response, call: Promise<{ status: number; body: unknown }>) => {
+    try {
+      const { status, body } = await call;
+      res.status(status).json(body);
+    } catch {
+      res
+        .status(502)
+        .json({ error: { code: 'backend-unreachable', message: 'the backend did not answer' } });
+    }
+  };
+
+  router.post('/demo/api/checkout', (req: Request, res: Response) => {
+    const input = (req.body ?? {}) as Record<string, unknown>;
+    const orderId = `demo-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    const returnUrl = new URL(`/?resume=${orderId}`, `${req.protocol}://${req.get('host')}`).href;
+    return relay(
+      res,
+      merchantApi('POST', '/v1/checkout-sessions', {
+        amount: input.amount,
+        currency: input.currency,
+        intent: input.intent,
+        orderId,
+        description: input.description ?? 'Demo order',
+        customer: DEMO_CUSTOMER,
+        returnUrl,
+        metadata: { source: 'demo' },
+      }).then(({ status, body }) => ({
+        status,
+        body: status === 201 ? { ...(body as object), orderId } : body,
+      })),
+    );
+  });
+
+  router.post('/demo/api/operation/:name', (req: Request, res: Response) => {
+    const operation = OPERATIONS[String(req.params.name)];
+    if (!operation) {
+      res.status(404).json({ error: { code: 'not-found', message: 'no such demo operation' } });
+      return;
+    }
+    const { params = {}, body } = (req.body ?? {}) as {
+      params?: Record<string, string>;
+      body?: unknown;
+    };
+    const path = operation.path.replace(/:(\w+)/g, (_, name: string) =>
+      encodeURIComponent(params[name] ?? ''),
+    );
+    return relay(
+      res,
+      merchantApi(operation.method, path, operation.method === 'POST' ? (body ?? {}) : undefined),
+    );
+  });
+
+  router.get('/demo/api/test-cards', async (_req, res) => {
+    if (!options.sandboxUrl) {
+      res.json([]);
+      return;
+    }
+    return relay(
+      res,
+      doFetch(new URL('/sandbox/test-cards', options.sandboxUrl)).then(async (r) => ({
+        status: r.status,
+        body: (await r.json()) as unknown,
+      })),
+    );
+  });
+
+  router.get('/pay-checkout.js', async (_req, res) => {
+    try {
+      const script = await readFile(options.widgetFile);
+      res.type('text/javascript').set('cache-control', 'no-cache').send(script);
+    } catch {
+      res.status(404).type('text/plain').send('The widget is not built: run `npm run build`.');
+    }
+  });
+
+  router.use(express.static(new URL(PUBLIC_DIR).pathname, { index: 'index.html' }));
+  return router;
+}
+
+/** A believable customer for every demo order (the gateway wants address and contact fields). */
+const DEMO_CUSTOMER = {
+  email: 'shopper@example.com',
+  firstName: 'Alex',
+  lastName: 'Shopper',
+  address1: '1 Market Street',
+  city: 'Amsterdam',
+  zipCode: '1011AB',
+  country: 'NL',
+  phone: '+31201234567',
+};
