@@ -4,6 +4,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { PayCheckoutError } from '../errors.js';
 
 export interface QueryResult<Row> {
   rows: Row[];
@@ -11,6 +12,7 @@ export interface QueryResult<Row> {
 }
 
 export interface Queryable {
+  /** Without parameters the SQL may hold several statements (the last one's rows are answered). */
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<Row>>;
 }
 
@@ -26,20 +28,56 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** A folder for PGlite; absent means in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * A schema to live in (created if missing, then the only entry of `search_path`), so that
+   * several stores or test files can share one PostgreSQL database without seeing each other.
+   * Lower-case letters, digits and `_` only. Absent: the server's default (`public`).
+   */
+  schema?: string | undefined;
 }
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url) : openPGlite(options.dataDir);
+  const schema = options.schema;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    // The name is spliced into SQL and a connection option, so it must be a plain identifier.
+    throw new PayCheckoutError('store-config', 'Database schema must match [a-z_][a-z0-9_]*');
+  }
+  return options.url ? openPostgres(options.url, schema) : openPGlite(options.dataDir, schema);
 }
 
-async function openPGlite(dataDir: string | undefined): Promise<Database> {
+interface PGliteResults<Row> {
+  rows: Row[];
+  affectedRows?: number;
+}
+
+interface PGliteLike {
+  query<Row>(sql: string, params?: unknown[]): Promise<PGliteResults<Row>>;
+  exec(sql: string): Promise<PGliteResults<Record<string, unknown>>[]>;
+}
+
+async function openPGlite(
+  dataDir: string | undefined,
+  schema: string | undefined,
+): Promise<Database> {
   const db = dataDir ? new PGlite(dataDir) : new PGlite();
   await db.waitReady;
-  const run = async <Row>(q: Pick<PGlite, 'query'>, sql: string, params?: unknown[]) => {
-    const result = await q.query<Row>(sql, params);
+  const run = async <Row>(q: PGliteLike, sql: string, params?: unknown[]) => {
+    // Without parameters use the simple protocol, as `pg` does, so that a migration may hold
+    // several statements (PGlite's `query` refuses them); the answer is the last statement's.
+    const result =
+      params && params.length > 0
+        ? await q.query<Row>(sql, params)
+        : ((await q.exec(sql)).at(-1) as PGliteResults<Row> | undefined);
+    const rows = result?.rows ?? [];
     // PGlite counts only written rows in affectedRows (0 for a select).
-    return { rows: result.rows, rowCount: result.rows.length || (result.affectedRows ?? 0) };
+    return { rows, rowCount: rows.length || (result?.affectedRows ?? 0) };
   };
+  if (schema) {
+    // One connection: a session-level search_path holds for every later query.
+    await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
+  }
   return {
     kind: 'pglite',
     query: (sql, params) => run(db, sql, params),
@@ -50,15 +88,32 @@ async function openPGlite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    // A start-up option, so every pooled connection (and so every transaction) lives in it.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
   // An idle client's network error must not crash the process; the next query reconnects.
   pool.on('error', () => {});
   const run = async <Row>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => {
     const result = await q.query(sql, params);
     return { rows: result.rows as Row[], rowCount: result.rowCount ?? 0 };
   };
-  await run(pool, 'select 1');
+  try {
+    await run(pool, 'select 1');
+    if (schema) {
+      await run(pool, `create schema if not exists "${schema}"`).catch((error: unknown) => {
+        // Two processes creating the same schema at once: the loser sees a duplicate. Fine.
+        const code = (error as { code?: string }).code;
+        if (code !== '23505' && code !== '42P06') throw error;
+      });
+    }
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
   return {
     kind: 'postgres',
     query: (sql, params) => run(pool, sql, params),

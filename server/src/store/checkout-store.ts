@@ -1,0 +1,66 @@
+/**
+ * The companion backend's store: the migrated database plus one typed repository per table.
+ */
+import {
+  type Database,
+  type DatabaseOptions,
+  migrate,
+  openDatabase,
+  type Queryable,
+} from './database.js';
+import { createHistoryRepository } from './history.js';
+import { createOrderRepository } from './orders.js';
+import { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
+import { createSessionRepository } from './sessions.js';
+import type { Executor } from './sql.js';
+
+function createRepositories(q: Executor) {
+  return {
+    orders: createOrderRepository(q),
+    sessions: createSessionRepository(q),
+    history: createHistoryRepository(q),
+  };
+}
+
+export type CheckoutRepositories = ReturnType<typeof createRepositories>;
+
+export interface CheckoutStore extends CheckoutRepositories {
+  readonly db: Database;
+  /**
+   * Runs `fn` with repositories bound to one transaction: all of its writes commit together or
+   * not at all. Use only `tx` inside (on PGlite the outer store would wait for the transaction).
+   */
+  transaction<T>(
+    fn: (tx: CheckoutRepositories & { query: Queryable['query'] }) => Promise<T>,
+  ): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Wraps an already migrated database (tests, or a caller that manages the connection). */
+export function createCheckoutStore(db: Database): CheckoutStore {
+  return {
+    db,
+    ...createRepositories(db),
+    transaction: (fn) => db.transaction((tx) => fn({ ...createRepositories(tx), query: tx.query })),
+    close: () => db.close(),
+  };
+}
+
+/**
+ * Opens the database (PGlite in `dataDir` or memory without `url`; PostgreSQL with it, inside
+ * `schema` when given), applies the `checkout` migrations, and returns the store.
+ */
+export async function openCheckoutStore(options: DatabaseOptions): Promise<CheckoutStore> {
+  const db = await openDatabase(options);
+  try {
+    await migrateCheckoutStore(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+  return createCheckoutStore(db);
+}
+
+export function migrateCheckoutStore(db: Database): Promise<void> {
+  return migrate(db, CHECKOUT_MIGRATION_SET, checkoutMigrations);
+}

@@ -1,0 +1,59 @@
+/**
+ * The store's public API: the companion backend (and the sandbox, for `openDatabase`/`migrate`)
+ * import from here only.
+ */
+export {
+  type CheckoutRepositories,
+  type CheckoutStore,
+  createCheckoutStore,
+  migrateCheckoutStore,
+  openCheckoutStore,
+} from './checkout-store.js';
+export {
+  type Database,
+  type DatabaseOptions,
+  type Migration,
+  migrate,
+  openDatabase,
+  type Queryable,
+  type QueryResult,
+} from './database.js';
+export {
+  createHistoryRepository,
+  type GatewayExchange,
+  type HistoryEntry,
+  type HistoryRepository,
+} from './history.js';
+export {
+  createOrderRepository,
+  FINAL_ORDER_STATUSES,
+  type JsonObject,
+  type MoneyRefusal,
+  type MoneyWrite,
+  type NewOrder,
+  newReturnRef,
+  type Order,
+  type OrderListFilter,
+  type OrderPage,
+  type OrderPatch,
+  type OrderRepository,
+  type OrderState,
+  type OrderWrite,
+  PENDING_ORDER_STATUSES,
+} from './orders.js';
+export {
+  isSensitiveFieldName,
+  maskCardNumbers,
+  sanitizeFields,
+  sanitizeRecord,
+} from './sanitize.js';
+export { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
+export {
+  type CheckoutSession,
+  type ClaimResult,
+  createSessionRepository,
+  type NewCheckoutSession,
+  type PaymentOrderFields,
+  type SessionRepository,
+  type SessionWrite,
+} from './sessions.js';

@@ -1,0 +1,387 @@
+/**
+ * Orders: one card payment (sale or preauth) from `new` to a final gateway status, with its 3-D
+ * Secure progress and the money captured and returned afterwards.
+ *
+ * Every write that moves an order is one conditional UPDATE (compare-and-set on the status and/or
+ * the version). Several instances may act on one order at once (a 3DS return on one, a callback
+ * on another, the reconciler on a third); the database decides which one wins, and the loser is
+ * told so together with the order as it now stands.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Intent, OrderStatus } from '../../../widget/src/api-types.js';
+import { PayCheckoutError } from '../errors.js';
+import {
+  assertMinor,
+  assignments,
+  decodeCursor,
+  type Executor,
+  encodeCursor,
+  json,
+  toDate,
+  toDateOrNull,
+  toInt,
+  toStringOrNull,
+} from './sql.js';
+
+/** Gateway statuses plus our own `new`: created, the gateway has not answered yet. */
+export type OrderState = OrderStatus | 'new';
+
+export const FINAL_ORDER_STATUSES: readonly OrderState[] = [
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+];
+/** Not final: the reconciler asks the gateway about these when they stay put too long. */
+export const PENDING_ORDER_STATUSES: readonly OrderState[] = ['new', 'processing', 'unknown'];
+
+export type JsonObject = Record<string, unknown>;
+
+export interface Order {
+  id: string;
+  /** Insertion order; backs list cursors. */
+  seq: number;
+  /** The merchant's order id, sent to the gateway as `client_orderid`. */
+  clientOrderId: string;
+  /** The gateway's `orderid`, once it answered. */
+  gatewayOrderId: string | null;
+  sessionId: string | null;
+  intent: Intent;
+  amountMinor: number;
+  currency: string;
+  status: OrderState;
+  capturedMinor: number;
+  returnedMinor: number;
+  voidedAt: Date | null;
+  /** What the browser must do next (the backend's own JSON shape), or null. */
+  nextAction: JsonObject | null;
+  threeDsServerTransId: string | null;
+  threeDsMethodUrl: string | null;
+  /** The 3DS Method result the browser reported: Y, N or U. */
+  threeDsCompInd: 'Y' | 'N' | 'U' | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+  /** First six and last four at most, e.g. "411111******1111". */
+  cardMasked: string | null;
+  reason: string | null;
+  errorCode: string | null;
+  /** Opaque, random, unique: the path segment of this order's `redirect_url`. */
+  returnRef: string;
+  /** The merchant page's exact origin, the only target of the return page's postMessage. */
+  merchantOrigin: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+}
+
+/** Fields that may change alongside (or without) a status change. `null` clears one. */
+export interface OrderPatch {
+  gatewayOrderId?: string | null;
+  nextAction?: JsonObject | null;
+  threeDsServerTransId?: string | null;
+  threeDsMethodUrl?: string | null;
+  threeDsCompInd?: 'Y' | 'N' | 'U' | null;
+  cardBrand?: string | null;
+  cardLast4?: string | null;
+  cardMasked?: string | null;
+  reason?: string | null;
+  errorCode?: string | null;
+  merchantOrigin?: string | null;
+}
+
+export interface NewOrder extends Omit<OrderPatch, 'nextAction'> {
+  /** Defaults to a random UUID. */
+  id?: string;
+  clientOrderId: string;
+  intent: Intent;
+  amountMinor: number;
+  currency: string;
+  sessionId?: string | null;
+  /** Defaults to 32 random bytes, base64url. */
+  returnRef?: string;
+}
+
+/** The outcome of a compare-and-set: `won` says whether this caller's write happened. */
+export interface OrderWrite {
+  won: boolean;
+  /** After the write when won; as it now stands when lost (null: no such order). */
+  order: Order | null;
+}
+
+export type MoneyRefusal = 'not-found' | 'not-allowed' | 'exceeds-limit';
+export type MoneyWrite =
+  | { won: true; order: Order }
+  | { won: false; order: Order | null; reason: MoneyRefusal };
+
+export interface OrderListFilter {
+  status?: OrderState | OrderState[];
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  /** 1..500, default 50. */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface OrderPage {
+  orders: Order[];
+  /** Pass back as `cursor` for the next (older) page; null when there is none. */
+  nextCursor: string | null;
+}
+
+const PATCH_COLUMNS = {
+  gatewayOrderId: { column: 'gateway_orderid' },
+  nextAction: { column: 'next_action', cast: 'jsonb', encode: json },
+  threeDsServerTransId: { column: 'three_ds_server_trans_id' },
+  threeDsMethodUrl: { column: 'three_ds_method_url' },
+  threeDsCompInd: { column: 'three_ds_comp_ind' },
+  cardBrand: { column: 'card_brand' },
+  cardLast4: { column: 'card_last4' },
+  cardMasked: { column: 'card_masked' },
+  reason: { column: 'reason' },
+  errorCode: { column: 'error_code' },
+  merchantOrigin: { column: 'merchant_origin' },
+};
+
+export function newReturnRef(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function mapOrder(row: Record<string, unknown>): Order {
+  return {
+    id: String(row.id),
+    seq: toInt(row.seq, 'orders.seq'),
+    clientOrderId: String(row.client_orderid),
+    gatewayOrderId: toStringOrNull(row.gateway_orderid),
+    sessionId: toStringOrNull(row.session_id),
+    intent: row.intent as Intent,
+    amountMinor: toInt(row.amount_minor, 'orders.amount_minor'),
+    currency: String(row.currency),
+    status: row.status as OrderState,
+    capturedMinor: toInt(row.captured_minor, 'orders.captured_minor'),
+    returnedMinor: toInt(row.returned_minor, 'orders.returned_minor'),
+    voidedAt: toDateOrNull(row.voided_at),
+    nextAction: (row.next_action as JsonObject | null) ?? null,
+    threeDsServerTransId: toStringOrNull(row.three_ds_server_trans_id),
+    threeDsMethodUrl: toStringOrNull(row.three_ds_method_url),
+    threeDsCompInd: (row.three_ds_comp_ind as Order['threeDsCompInd']) ?? null,
+    cardBrand: toStringOrNull(row.card_brand),
+    cardLast4: toStringOrNull(row.card_last4),
+    cardMasked: toStringOrNull(row.card_masked),
+    reason: toStringOrNull(row.reason),
+    errorCode: toStringOrNull(row.error_code),
+    returnRef: String(row.return_ref),
+    merchantOrigin: toStringOrNull(row.merchant_origin),
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    version: toInt(row.version, 'orders.version'),
+  };
+}
+
+export function createOrderRepository(q: Executor) {
+  const one = async (sql: string, params: unknown[]): Promise<Order | null> => {
+    const { rows } = await q.query(sql, params);
+    return rows[0] ? mapOrder(rows[0]) : null;
+  };
+  const get = (id: string) => one('select * from orders where id = $1', [id]);
+
+  /** Runs a conditional update; on a loss, reads the order as it now stands. */
+  const compareAndSet = async (id: string, sql: string, params: unknown[]): Promise<OrderWrite> => {
+    const won = await one(sql, params);
+    return won ? { won: true, order: won } : { won: false, order: await get(id) };
+  };
+
+  return {
+    async create(input: NewOrder): Promise<Order> {
+      assertMinor(input.amountMinor, 'amountMinor');
+      const { sql, params } = assignments(
+        {
+          gatewayOrderId: input.gatewayOrderId,
+          threeDsServerTransId: input.threeDsServerTransId,
+          threeDsMethodUrl: input.threeDsMethodUrl,
+          threeDsCompInd: input.threeDsCompInd,
+          cardBrand: input.cardBrand,
+          cardLast4: input.cardLast4,
+          cardMasked: input.cardMasked,
+          reason: input.reason,
+          errorCode: input.errorCode,
+          merchantOrigin: input.merchantOrigin,
+        },
+        PATCH_COLUMNS,
+        7,
+      );
+      // Reuse the patch whitelist for the optional columns: "col = $n" -> "col" and "$n".
+      const extraColumns = sql.map((s) => s.slice(0, s.indexOf(' = ')));
+      const extraValues = sql.map((s) => s.slice(s.indexOf(' = ') + 3));
+      const order = await one(
+        `insert into orders (id, client_orderid, session_id, intent, amount_minor, currency, return_ref
+           ${extraColumns.map((c) => `, ${c}`).join('')})
+         values ($1, $2, $3, $4, $5, $6, $7 ${extraValues.map((v) => `, ${v}`).join('')})
+         returning *`,
+        [
+          input.id ?? randomUUID(),
+          input.clientOrderId,
+          input.sessionId ?? null,
+          input.intent,
+          input.amountMinor,
+          input.currency,
+          input.returnRef ?? newReturnRef(),
+          ...params,
+        ],
+      );
+      if (!order) throw new PayCheckoutError('store-insert', 'Order insert returned no row');
+      return order;
+    },
+
+    get,
+    getByClientOrderId: (clientOrderId: string) =>
+      one('select * from orders where client_orderid = $1', [clientOrderId]),
+    getByGatewayOrderId: (gatewayOrderId: string) =>
+      one('select * from orders where gateway_orderid = $1', [gatewayOrderId]),
+    getByReturnRef: (returnRef: string) =>
+      one('select * from orders where return_ref = $1', [returnRef]),
+
+    /**
+     * Moves the order to `to` only if its status is one of `from` (and, when given, its version is
+     * `version`), applying `patch` in the same statement. Exactly one of two racing callers wins.
+     */
+    transition(
+      id: string,
+      change: { from: readonly OrderState[]; to: OrderState; patch?: OrderPatch; version?: number },
+    ): Promise<OrderWrite> {
+      const { sql, params } = assignments({ ...change.patch }, PATCH_COLUMNS, 3);
+      params.unshift(id, change.to, [...change.from]);
+      let versionCheck = '';
+      if (change.version !== undefined) {
+        params.push(change.version);
+        versionCheck = ` and version = $${params.length}`;
+      }
+      return compareAndSet(
+        id,
+        `update orders set status = $2, ${sql.map((s) => `${s}, `).join('')}
+           updated_at = now(), version = version + 1
+         where id = $1 and status = any($3::text[])${versionCheck}
+         returning *`,
+        params,
+      );
+    },
+
+    /** Changes fields without moving the status, if nobody changed the order since `version`. */
+    update(id: string, change: { version: number; patch: OrderPatch }): Promise<OrderWrite> {
+      const { sql, params } = assignments({ ...change.patch }, PATCH_COLUMNS, 2);
+      return compareAndSet(
+        id,
+        `update orders set ${sql.map((s) => `${s}, `).join('')} updated_at = now(), version = version + 1
+         where id = $1 and version = $2 returning *`,
+        [id, change.version, ...params],
+      );
+    },
+
+    /**
+     * Adds a capture of an approved, not voided preauth; refused when it would exceed the hold.
+     * Call it when the gateway approved the capture (or before sending, as a reservation).
+     */
+    recordCapture(id: string, amountMinor: number): Promise<MoneyWrite> {
+      assertMinor(amountMinor, 'amountMinor');
+      return moneyWrite(
+        id,
+        `update orders set captured_minor = captured_minor + $2, updated_at = now(), version = version + 1
+         where id = $1 and intent = 'preauth' and status = 'approved' and voided_at is null
+           and captured_minor + $2 <= amount_minor
+         returning *`,
+        [id, amountMinor],
+        (o) => o.intent === 'preauth' && o.status === 'approved' && o.voidedAt === null,
+      );
+    },
+
+    /**
+     * Adds a return (refund) of settled money: a sale's amount, or what a preauth captured.
+     * Refused beyond that. Releasing an uncaptured hold is `recordVoid`.
+     */
+    recordReturn(id: string, amountMinor: number): Promise<MoneyWrite> {
+      assertMinor(amountMinor, 'amountMinor');
+      return moneyWrite(
+        id,
+        `update orders set returned_minor = returned_minor + $2, updated_at = now(), version = version + 1
+         where id = $1 and status = 'approved'
+           and returned_minor + $2 <= case when intent = 'sale' then amount_minor else captured_minor end
+         returning *`,
+        [id, amountMinor],
+        (o) => o.status === 'approved',
+      );
+    },
+
+    /** Marks an approved preauth's hold released (void, or return of an uncaptured preauth). */
+    recordVoid(id: string): Promise<MoneyWrite> {
+      return moneyWrite(
+        id,
+        `update orders set voided_at = now(), updated_at = now(), version = version + 1
+         where id = $1 and intent = 'preauth' and status = 'approved' and voided_at is null
+           and captured_minor = 0
+         returning *`,
+        [id],
+        // A void has no amount to exceed: every refusal is "not allowed".
+        () => false,
+      );
+    },
+
+    /** Newest first, for `GET /v1/orders`. */
+    async list(filter: OrderListFilter = {}): Promise<OrderPage> {
+      const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 50), 1), 500);
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const add = (sql: string, value: unknown) => {
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (filter.status !== undefined) {
+        add(
+          'status = any(?::text[])',
+          Array.isArray(filter.status) ? filter.status : [filter.status],
+        );
+      }
+      if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
+      if (filter.createdTo) add('created_at < ?', filter.createdTo);
+      if (filter.cursor) add('seq < ?', decodeCursor(filter.cursor));
+      params.push(limit + 1);
+      const { rows } = await q.query(
+        `select * from orders ${where.length ? `where ${where.join(' and ')}` : ''}
+         order by seq desc limit $${params.length}`,
+        params,
+      );
+      const orders = rows.slice(0, limit).map(mapOrder);
+      const last = orders.at(-1);
+      return { orders, nextCursor: rows.length > limit && last ? encodeCursor(last.seq) : null };
+    },
+
+    /** Pending orders untouched for `olderThanSeconds`, oldest first: the reconciler's work list. */
+    async needingReconciliation(options: {
+      olderThanSeconds: number;
+      limit?: number;
+    }): Promise<Order[]> {
+      const { rows } = await q.query(
+        `select * from orders
+         where status = any($1::text[]) and updated_at < now() - make_interval(secs => $2)
+         order by updated_at limit $3`,
+        [[...PENDING_ORDER_STATUSES], options.olderThanSeconds, options.limit ?? 100],
+      );
+      return rows.map(mapOrder);
+    },
+  };
+
+  async function moneyWrite(
+    id: string,
+    sql: string,
+    params: unknown[],
+    allowed: (order: Order) => boolean,
+  ): Promise<MoneyWrite> {
+    const won = await one(sql, params);
+    if (won) return { won: true, order: won };
+    const order = await get(id);
+    if (!order) return { won: false, order: null, reason: 'not-found' };
+    return { won: false, order, reason: allowed(order) ? 'exceeds-limit' : 'not-allowed' };
+  }
+}
+
+export type OrderRepository = ReturnType<typeof createOrderRepository>;

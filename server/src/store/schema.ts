@@ -1,0 +1,172 @@
+/**
+ * The companion backend's SQL schema: migration set `checkout` (the sandbox keeps its own set and
+ * `sandbox_` tables). Append new migrations at the end; never edit one that has shipped.
+ *
+ * Conventions: our ids are text (random UUIDs) so that a malformed id in a URL is simply "not
+ * found", never a SQL error; money is bigint minor units; timestamps are timestamptz; jsonb for
+ * what the gateway or the merchant shapes; `version` counts updates for optimistic concurrency.
+ */
+import type { Migration } from './database.js';
+
+export const CHECKOUT_MIGRATION_SET = 'checkout';
+
+const orders = `
+create table orders (
+  id text primary key,
+  seq bigserial not null unique,
+  client_orderid text not null unique,
+  gateway_orderid text unique,
+  session_id text,
+  intent text not null check (intent in ('sale', 'preauth')),
+  amount_minor bigint not null check (amount_minor >= 0),
+  currency text not null check (currency ~ '^[A-Z]{3}$'),
+  status text not null default 'new'
+    check (status in ('new', 'processing', 'unknown', 'approved', 'declined', 'error', 'filtered')),
+  captured_minor bigint not null default 0,
+  returned_minor bigint not null default 0,
+  voided_at timestamptz,
+  next_action jsonb,
+  three_ds_server_trans_id text,
+  three_ds_method_url text,
+  three_ds_comp_ind text check (three_ds_comp_ind in ('Y', 'N', 'U')),
+  card_brand text,
+  card_last4 text check (card_last4 ~ '^[0-9]{4}$'),
+  card_masked text,
+  reason text,
+  error_code text,
+  return_ref text not null unique,
+  merchant_origin text,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  version integer not null default 1,
+  -- Money can never be captured beyond the hold, nor returned beyond what was taken.
+  check (captured_minor >= 0 and captured_minor <= amount_minor),
+  check (returned_minor >= 0 and returned_minor <= amount_minor)
+);
+create index orders_status_updated on orders (status, updated_at);
+create index orders_created on orders (created_at, seq);
+`;
+
+const gatewayHistory = `
+create table gateway_history (
+  id bigserial primary key,
+  order_id text references orders (id),
+  operation_id text,
+  operation text not null,
+  request jsonb not null,
+  response jsonb,
+  http_status integer,
+  duration_ms integer,
+  request_id text,
+  error text,
+  created_at timestamptz not null default now()
+);
+create index gateway_history_order on gateway_history (order_id, id);
+create index gateway_history_operation on gateway_history (operation_id, id);
+-- Append-only: an audit trail that can be rewritten is no audit trail.
+create function gateway_history_append_only() returns trigger language plpgsql as $$
+begin
+  raise exception 'gateway_history is append-only';
+end $$;
+create trigger gateway_history_append_only before update or delete on gateway_history
+  for each row execute function gateway_history_append_only();
+`;
+
+const sessions = `
+create table checkout_sessions (
+  id text primary key,
+  client_orderid text not null unique,
+  amount_minor bigint not null check (amount_minor >= 0),
+  currency text not null check (currency ~ '^[A-Z]{3}$'),
+  intent text not null check (intent in ('sale', 'preauth')),
+  description text not null default '',
+  customer jsonb not null default '{}',
+  return_url text,
+  metadata jsonb not null default '{}',
+  state text not null default 'open'
+    check (state in ('open', 'paying', 'completed', 'cancelled', 'expired')),
+  order_id text unique references orders (id),
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  version integer not null default 1
+);
+create index checkout_sessions_state_expires on checkout_sessions (state, expires_at);
+`;
+
+const callbacks = `
+create table gateway_callbacks (
+  id bigserial primary key,
+  gateway_orderid text not null,
+  client_orderid text,
+  status text not null,
+  type text not null default '',
+  query jsonb not null,
+  received_at timestamptz not null default now(),
+  processed_at timestamptz,
+  -- The gateway retries until answered 200 and may send duplicates: one row per event.
+  unique (gateway_orderid, status, type)
+);
+`;
+
+const idempotency = `
+create table idempotency_keys (
+  scope text not null,
+  key text not null,
+  request_hash text not null,
+  state text not null check (state in ('in-progress', 'completed')),
+  response_status integer,
+  response_body jsonb,
+  locked_until timestamptz,
+  created_at timestamptz not null default now(),
+  completed_at timestamptz,
+  primary key (scope, key)
+);
+`;
+
+const webhooks = `
+create table merchant_webhooks (
+  id text primary key,
+  event text not null,
+  payload jsonb not null,
+  order_id text,
+  attempts integer not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  delivered_at timestamptz,
+  failed_at timestamptz,
+  last_error text,
+  created_at timestamptz not null default now()
+);
+create index merchant_webhooks_due on merchant_webhooks (next_attempt_at)
+  where delivered_at is null and failed_at is null;
+`;
+
+const operations = `
+create table merchant_operations (
+  id text primary key,
+  kind text not null check (kind ~ '^[a-z][a-z0-9-]*$'),
+  client_id text not null,
+  gateway_orderid text,
+  gateway_ref text,
+  amount_minor bigint,
+  currency text check (currency ~ '^[A-Z]{3}$'),
+  status text not null default 'new',
+  data jsonb not null default '{}',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  version integer not null default 1,
+  unique (kind, client_id)
+);
+create index merchant_operations_gateway_orderid on merchant_operations (gateway_orderid);
+create index merchant_operations_kind_created on merchant_operations (kind, created_at, id);
+`;
+
+export const checkoutMigrations: Migration[] = [
+  { id: '001-orders', sql: orders },
+  { id: '002-gateway-history', sql: gatewayHistory },
+  { id: '003-checkout-sessions', sql: sessions },
+  { id: '004-gateway-callbacks', sql: callbacks },
+  { id: '005-idempotency-keys', sql: idempotency },
+  { id: '006-merchant-webhooks', sql: webhooks },
+  { id: '007-merchant-operations', sql: operations },
+];

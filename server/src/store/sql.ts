@@ -1,0 +1,95 @@
+/**
+ * Small helpers shared by the repositories: column value conversion (the two engines return
+ * bigint and timestamps differently), JSON parameters, and transactions that nest.
+ */
+import { PayCheckoutError } from '../errors.js';
+import type { Database, Queryable } from './database.js';
+
+/** What a repository runs its SQL on: the database itself, or an open transaction. */
+export type Executor = Queryable & Partial<Pick<Database, 'transaction'>>;
+
+/** Runs `fn` in a transaction, or inside the caller's transaction when already in one. */
+export function inTransaction<T>(q: Executor, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return q.transaction ? q.transaction(fn) : fn(q);
+}
+
+/**
+ * A bigint column as a JS number. `pg` answers int8 as a string, PGlite as a number; minor units
+ * and sequence numbers stay far below 2^53, and we refuse to round silently if one does not.
+ */
+export function toInt(value: unknown, column: string): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isSafeInteger(n)) {
+    throw new PayCheckoutError('store-integer', `Column ${column} is not a safe integer`);
+  }
+  return n;
+}
+
+export function toIntOrNull(value: unknown, column: string): number | null {
+  return value === null || value === undefined ? null : toInt(value, column);
+}
+
+/** Timestamps are `Date` everywhere in the store's types. */
+export function toDate(value: unknown): Date {
+  return value instanceof Date ? value : new Date(String(value));
+}
+
+export function toDateOrNull(value: unknown): Date | null {
+  return value === null || value === undefined ? null : toDate(value);
+}
+
+export function toStringOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+/**
+ * A jsonb parameter. Always stringified by us: `pg` would turn a JS array into a SQL array, and
+ * the SQL casts `$n::jsonb` so both engines read the same text.
+ */
+export function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/** Money in minor units must be a non-negative safe integer before it reaches SQL. */
+export function assertMinor(value: number, what: string): void {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new PayCheckoutError(
+      'store-amount',
+      `${what} must be a non-negative integer of minor units`,
+    );
+  }
+}
+
+/**
+ * Builds `col = $n` assignments for the fields present in `patch`, from a whitelist mapping
+ * camelCase fields to columns (with an optional cast). Parameters start after `offset`.
+ */
+export function assignments(
+  patch: Record<string, unknown>,
+  columns: Record<string, { column: string; cast?: string; encode?: (v: unknown) => unknown }>,
+  offset: number,
+): { sql: string[]; params: unknown[] } {
+  const sql: string[] = [];
+  const params: unknown[] = [];
+  for (const [field, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    const spec = columns[field];
+    if (!spec) throw new PayCheckoutError('store-field', `Unknown field ${field}`);
+    params.push(spec.encode ? spec.encode(value) : value);
+    sql.push(`${spec.column} = $${offset + params.length}${spec.cast ? `::${spec.cast}` : ''}`);
+  }
+  return { sql, params };
+}
+
+/** Opaque list cursors: base64url of a sequence number. */
+export function encodeCursor(seq: number): string {
+  return Buffer.from(String(seq)).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): number {
+  const n = Number(Buffer.from(cursor, 'base64url').toString());
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new PayCheckoutError('store-cursor', 'Malformed list cursor');
+  }
+  return n;
+}

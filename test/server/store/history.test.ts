@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CheckoutStore } from '../../../server/src/store/index.js';
+import { engines } from './engines.js';
+
+const PAN = '4111111111111111';
+const CVV = '7319';
+
+for (const engine of engines()) {
+  describe(`gateway history on ${engine.name}`, () => {
+    let store: CheckoutStore;
+    before(async () => {
+      store = await engine.open();
+    });
+    after(async () => {
+      await engine.close(store);
+    });
+
+    test('append stores a sanitised request and the response; card data never reaches any table', async () => {
+      const order = await store.orders.create({
+        clientOrderId: 'hist-1',
+        intent: 'sale',
+        amountMinor: 1000,
+        currency: 'EUR',
+      });
+      const entry = await store.history.append({
+        orderId: order.id,
+        operation: 'SALE',
+        request: new URLSearchParams({
+          client_orderid: 'hist-1',
+          amount: '10.00',
+          currency: 'EUR',
+          credit_card_number: PAN,
+          cvv2: CVV,
+          expire_month: '12',
+          expire_year: '2031',
+          card_printed_name: 'JANE SHOPPER',
+          control: 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3',
+          oauth_signature: 'sig==',
+          merchant_control_key: 'the-key',
+          api_secret: 's',
+          order_desc: `paid with ${PAN}`,
+        }),
+        response: {
+          type: 'async-response',
+          'paynet-order-id': '902133',
+          'merchant-order-id': 'hist-1',
+          'card-number': PAN,
+          nested: { cvv2: CVV, ok: true },
+        },
+        httpStatus: 200,
+        durationMs: 12.6,
+        requestId: 'req-1',
+      });
+      assert.deepEqual(entry.request, {
+        client_orderid: 'hist-1',
+        amount: '10.00',
+        currency: 'EUR',
+        order_desc: 'paid with 411111******1111',
+      });
+      assert.deepEqual(entry.response, {
+        type: 'async-response',
+        'paynet-order-id': '902133',
+        'merchant-order-id': 'hist-1',
+        nested: { ok: true },
+      });
+      assert.equal(entry.httpStatus, 200);
+      assert.equal(entry.durationMs, 13);
+      assert.equal(entry.requestId, 'req-1');
+      assert.equal(entry.operation, 'SALE');
+      assert.deepEqual(await store.history.forOrder(order.id), [entry]);
+
+      const tables = await store.db.query<{ table_name: string }>(
+        `select table_name from information_schema.tables
+         where table_schema = current_schema() and table_type = 'BASE TABLE'`,
+      );
+      assert.ok(tables.rows.length >= 8);
+      for (const { table_name } of tables.rows) {
+        const { rows } = await store.db.query<{ t: string }>(
+          `select t::text as t from "${table_name}" t`,
+        );
+        for (const { t } of rows) {
+          assert.ok(!t.includes(PAN), `${table_name} holds the PAN`);
+          // Not inside a longer number or hex id.
+          assert.ok(!/(^|[^0-9a-f])7319([^0-9a-f]|$)/.test(t), `${table_name} holds the CVV`);
+          assert.ok(
+            !/cvv2|credit_card_number|expire_year|JANE SHOPPER|the-key/.test(t),
+            table_name,
+          );
+        }
+      }
+    });
+
+    test('append records a transport error without a response', async () => {
+      const entry = await store.history.append({
+        operation: 'STATUS',
+        operationId: 'op-1',
+        request: { login: 'merchant', orderid: '77' },
+        error: 'ETIMEDOUT',
+        durationMs: 30000,
+      });
+      assert.equal(entry.response, null);
+      assert.equal(entry.httpStatus, null);
+      assert.equal(entry.orderId, null);
+      assert.equal(entry.error, 'ETIMEDOUT');
+      assert.deepEqual(entry.request, { login: 'merchant', orderid: '77' });
+      assert.deepEqual(await store.history.forOperation('op-1'), [entry]);
+    });
+
+    test('history is append-only: updates and deletes are refused by the database', async () => {
+      const entry = await store.history.append({ operation: 'STATUS', request: { orderid: '1' } });
+      await assert.rejects(
+        store.db.query(`update gateway_history set operation = 'X' where id = $1`, [entry.id]),
+        /append-only/,
+      );
+      await assert.rejects(
+        store.db.query('delete from gateway_history where id = $1', [entry.id]),
+        /append-only/,
+      );
+    });
+  });
+}

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  isSensitiveFieldName,
+  maskCardNumbers,
+  sanitizeFields,
+} from '../../../server/src/store/index.js';
+
+describe('sanitize', () => {
+  test('drops card data and secrets by name, in any spelling', () => {
+    for (const name of [
+      'credit_card_number',
+      'credit-card-number',
+      'CreditCardNumber',
+      'cvv2',
+      'CVV2',
+      'expire_month',
+      'expire_year',
+      'card_printed_name',
+      'destination-card-no',
+      'control',
+      'oauth_signature',
+      'merchant_control_key',
+      'apiKey',
+      'client_secret',
+      'password',
+    ]) {
+      assert.equal(isSensitiveFieldName(name), true, name);
+    }
+    for (const name of [
+      'client_orderid',
+      'amount',
+      'orderid',
+      'last-four-digits',
+      'bin',
+      'status',
+    ]) {
+      assert.equal(isSensitiveFieldName(name), false, name);
+    }
+  });
+
+  test('masks Luhn-valid card numbers inside values, leaves other digit runs', () => {
+    assert.equal(maskCardNumbers('card 4111111111111111 ok'), 'card 411111******1111 ok');
+    assert.equal(maskCardNumbers('5555555555554444'), '555555******4444');
+    // Not Luhn-valid, or too short, or part of a longer run: unchanged.
+    assert.equal(maskCardNumbers('4111111111111112'), '4111111111111112');
+    assert.equal(maskCardNumbers('123456789012'), '123456789012');
+    assert.equal(maskCardNumbers('41111111111111110000000'), '41111111111111110000000');
+  });
+
+  test('sanitizeFields recurses through objects and arrays and returns a copy', () => {
+    const input = {
+      a: 1,
+      b: [{ cvv2: '123', keep: '4111111111111111' }],
+      c: { password: 'p', d: null, e: undefined },
+      when: new Date('2030-01-02T03:04:05.000Z'),
+    };
+    assert.deepEqual(sanitizeFields(input), {
+      a: 1,
+      b: [{ keep: '411111******1111' }],
+      c: { d: null },
+      when: '2030-01-02T03:04:05.000Z',
+    });
+    assert.equal(input.b[0]?.cvv2, '123');
+  });
+});
