@@ -1,0 +1,27 @@
+/** Card references, card info and rebills. `login` is added by the client where the control names it. */
+import type { CurrencyCode, DecimalAmount, RequestBase } from './common.js';
+
+/** Tokenises the card of a completed transaction. */
+export interface CreateCardRefRequest extends RequestBase {
+  client_orderid: string;
+  orderid: string;
+}
+
+/** Same semantics as v2, signed with RSA-SHA256 (no control). */
+export type CreateCardRefV4Request = CreateCardRefRequest;
+
+export interface GetCardInfoRequest extends RequestBase {
+  cardrefid: string;
+}
+
+export interface MakeRebillRequest extends RequestBase {
+  client_orderid: string;
+  cardrefid: string;
+  amount: DecimalAmount;
+  currency: CurrencyCode;
+  order_desc?: string;
+  ipaddress?: string;
+  cvv2?: string;
+  server_callback_url?: string;
+  comment?: string;
+}
