@@ -441,12 +441,13 @@ export class PayCheckoutElement extends LitElement {
     this._errors = this._validate(CARD_FIELDS);
     const invalid = CARD_FIELDS.filter((f) => this._errors[f]);
     if (invalid.length) {
+      await this.updateComplete;
+      this._input(invalid[0]!)?.focus();
+      // After the focus move, so the blur of the field left does not replace the summary.
       this._announce = this._t('fixErrors', {
         count: invalid.length,
         fields: invalid.map((f) => this._t(f)).join(', '),
       });
-      await this.updateComplete;
-      this._input(invalid[0]!)?.focus();
       this._emit('pay-error', {
         code: 'validation',
         message: this._errors[invalid[0]!]!,
