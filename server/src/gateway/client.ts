@@ -95,7 +95,7 @@ export function createGatewayClient(config: GatewayClientConfig): GatewayClient 
       privateKeyPem: config.privateKeyPem,
     });
   }
-  const fetchImpl: FetchLike = config.fetch ?? (fetch as unknown as FetchLike);
+  const fetchImpl: FetchLike = config.fetch ?? fetch;
   const newRequestId = config.requestId ?? randomUUID;
 
   async function call(method: OperationMethod, request: object): Promise<GatewayResult> {
@@ -293,10 +293,14 @@ function controlValues(fields: readonly Param[], endpointId: string) {
   };
 }
 
+/** Every string of the result, `raw` included, with PAN-like runs and the secrets removed. */
 function redactResult(result: GatewayResult, secrets: readonly string[]): GatewayResult {
-  const raw: Record<string, string> = {};
-  for (const [name, value] of Object.entries(result.raw)) raw[name] = redactText(value, secrets);
-  return { ...result, raw };
+  const redact = (value: unknown): unknown => {
+    if (typeof value === 'string') return redactText(value, secrets);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(Object.entries(value).map(([name, v]) => [name, redact(v)]));
+  };
+  return redact(result) as GatewayResult;
 }
 
 function withoutUndefined<T extends object>(

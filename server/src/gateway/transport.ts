@@ -10,7 +10,7 @@ import { redactText } from './sanitize.js';
 export interface FetchInit {
   method: 'POST';
   headers: Record<string, string>;
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   signal: AbortSignal;
 }
 

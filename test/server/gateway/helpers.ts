@@ -108,3 +108,13 @@ export const CUSTOMER = {
   email: 'john.smith@gmail.com',
   ipaddress: '203.0.113.7',
 } as const;
+
+export const SALE = {
+  client_orderid: 'E1',
+  order_desc: 'Order E1',
+  amount: '10.00',
+  currency: 'EUR',
+  redirect_url: 'https://shop.example/return/e1',
+  ...CUSTOMER,
+  ...CARD,
+} as const;
