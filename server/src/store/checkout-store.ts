@@ -1,6 +1,8 @@
 /**
  * The companion backend's store: the migrated database plus one typed repository per table.
  */
+
+import { createCallbackRepository } from './callbacks.js';
 import {
   type Database,
   type DatabaseOptions,
@@ -9,16 +11,23 @@ import {
   type Queryable,
 } from './database.js';
 import { createHistoryRepository } from './history.js';
+import { createIdempotencyRepository } from './idempotency.js';
+import { createOperationRepository } from './operations.js';
 import { createOrderRepository } from './orders.js';
 import { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
 import { createSessionRepository } from './sessions.js';
 import type { Executor } from './sql.js';
+import { createWebhookRepository } from './webhooks.js';
 
 function createRepositories(q: Executor) {
   return {
     orders: createOrderRepository(q),
     sessions: createSessionRepository(q),
     history: createHistoryRepository(q),
+    callbacks: createCallbackRepository(q),
+    idempotency: createIdempotencyRepository(q),
+    webhooks: createWebhookRepository(q),
+    operations: createOperationRepository(q),
   };
 }
 

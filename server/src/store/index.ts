@@ -3,6 +3,12 @@
  * import from here only.
  */
 export {
+  type CallbackRepository,
+  createCallbackRepository,
+  type GatewayCallback,
+  type ReceivedCallback,
+} from './callbacks.js';
+export {
   type CheckoutRepositories,
   type CheckoutStore,
   createCheckoutStore,
@@ -24,6 +30,21 @@ export {
   type HistoryEntry,
   type HistoryRepository,
 } from './history.js';
+export {
+  createIdempotencyRepository,
+  hashRequestBody,
+  type IdempotencyBegin,
+  type IdempotencyRepository,
+  type IdempotencyRequest,
+} from './idempotency.js';
+export {
+  createOperationRepository,
+  type MerchantOperation,
+  type MerchantOperationKind,
+  type NewMerchantOperation,
+  type OperationPatch,
+  type OperationRepository,
+} from './operations.js';
 export {
   createOrderRepository,
   FINAL_ORDER_STATUSES,
@@ -57,3 +78,8 @@ export {
   type SessionRepository,
   type SessionWrite,
 } from './sessions.js';
+export {
+  createWebhookRepository,
+  type MerchantWebhook,
+  type WebhookRepository,
+} from './webhooks.js';

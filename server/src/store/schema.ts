@@ -144,6 +144,7 @@ create index merchant_webhooks_due on merchant_webhooks (next_attempt_at)
 const operations = `
 create table merchant_operations (
   id text primary key,
+  seq bigserial not null unique,
   kind text not null check (kind ~ '^[a-z][a-z0-9-]*$'),
   client_id text not null,
   gateway_orderid text,
@@ -158,7 +159,7 @@ create table merchant_operations (
   unique (kind, client_id)
 );
 create index merchant_operations_gateway_orderid on merchant_operations (gateway_orderid);
-create index merchant_operations_kind_created on merchant_operations (kind, created_at, id);
+create index merchant_operations_kind_seq on merchant_operations (kind, seq);
 `;
 
 export const checkoutMigrations: Migration[] = [

@@ -1,0 +1,113 @@
+/**
+ * Callbacks received from the gateway on `server_callback_url`. The gateway retries until it gets
+ * a 200 and may send duplicates; the unique key (orderid, status, type) makes `recordOnce` say
+ * whether this one is new, so the handler acts once and still answers 200 to every repeat.
+ */
+import { PayCheckoutError } from '../errors.js';
+import type { JsonObject } from './orders.js';
+import { sanitizeRecord } from './sanitize.js';
+import { type Executor, json, toDate, toDateOrNull, toInt, toStringOrNull } from './sql.js';
+
+export interface GatewayCallback {
+  id: number;
+  gatewayOrderId: string;
+  clientOrderId: string | null;
+  status: string;
+  type: string;
+  /** The query as received, without `control` or card data. */
+  query: JsonObject;
+  receivedAt: Date;
+  processedAt: Date | null;
+}
+
+export interface ReceivedCallback {
+  gatewayOrderId: string;
+  clientOrderId?: string | null;
+  status: string;
+  /** The callback's `type` (sale, capture, return, ...); empty when the gateway sent none. */
+  type?: string | null;
+  /** The raw query; sanitised here. */
+  query: Record<string, unknown> | URLSearchParams;
+}
+
+function mapCallback(row: Record<string, unknown>): GatewayCallback {
+  return {
+    id: toInt(row.id, 'gateway_callbacks.id'),
+    gatewayOrderId: String(row.gateway_orderid),
+    clientOrderId: toStringOrNull(row.client_orderid),
+    status: String(row.status),
+    type: String(row.type),
+    query: row.query as JsonObject,
+    receivedAt: toDate(row.received_at),
+    processedAt: toDateOrNull(row.processed_at),
+  };
+}
+
+export function createCallbackRepository(q: Executor) {
+  return {
+    /**
+     * Stores the callback unless the same (orderid, status, type) came before. `isNew` is true for
+     * exactly one of any number of concurrent duplicates; `callback` is the stored row either way.
+     */
+    async recordOnce(
+      input: ReceivedCallback,
+    ): Promise<{ isNew: boolean; callback: GatewayCallback }> {
+      const params = [
+        input.gatewayOrderId,
+        input.clientOrderId ?? null,
+        input.status,
+        input.type ?? '',
+        json(sanitizeRecord(input.query)),
+      ];
+      const inserted = await q.query(
+        `insert into gateway_callbacks (gateway_orderid, client_orderid, status, type, query)
+         values ($1, $2, $3, $4, $5::jsonb)
+         on conflict (gateway_orderid, status, type) do nothing
+         returning *`,
+        params,
+      );
+      if (inserted.rows[0]) return { isNew: true, callback: mapCallback(inserted.rows[0]) };
+      const existing = await q.query(
+        'select * from gateway_callbacks where gateway_orderid = $1 and status = $2 and type = $3',
+        [input.gatewayOrderId, input.status, input.type ?? ''],
+      );
+      if (!existing.rows[0]) {
+        throw new PayCheckoutError('store-callback', 'Duplicate callback vanished');
+      }
+      return { isNew: false, callback: mapCallback(existing.rows[0]) };
+    },
+
+    /** Notes that the callback was acted on (once); answers whether this call did it. */
+    async markProcessed(id: number): Promise<boolean> {
+      const { rowCount } = await q.query(
+        'update gateway_callbacks set processed_at = now() where id = $1 and processed_at is null',
+        [id],
+      );
+      return rowCount > 0;
+    },
+
+    /** Received but never processed (the handler died between the two): to be retried. */
+    async unprocessed(options: {
+      olderThanSeconds: number;
+      limit?: number;
+    }): Promise<GatewayCallback[]> {
+      const { rows } = await q.query(
+        `select * from gateway_callbacks
+         where processed_at is null and received_at < now() - make_interval(secs => $1)
+         order by id limit $2`,
+        [options.olderThanSeconds, options.limit ?? 100],
+      );
+      return rows.map(mapCallback);
+    },
+
+    async forGatewayOrder(gatewayOrderId: string): Promise<GatewayCallback[]> {
+      const { rows } = await q.query(
+        'select * from gateway_callbacks where gateway_orderid = $1 order by id',
+        [gatewayOrderId],
+      );
+      return rows.map(mapCallback);
+    },
+  };
+}
+
+export type CallbackRepository = ReturnType<typeof createCallbackRepository>;

@@ -1,0 +1,189 @@
+/**
+ * What the merchant API creates besides card payments: card references, rebills, recurring
+ * payments, payouts, transfers, account verifications, hosted-form links. One generic table:
+ * kind, the merchant's id, the gateway's ids, amount, status and a jsonb of the rest (never card
+ * data: `data` is sanitised like the history). Status changes are compare-and-set.
+ */
+import { randomUUID } from 'node:crypto';
+import { PayCheckoutError } from '../errors.js';
+import type { JsonObject } from './orders.js';
+import { sanitizeRecord } from './sanitize.js';
+import {
+  assertMinor,
+  assignments,
+  decodeCursor,
+  type Executor,
+  encodeCursor,
+  json,
+  toDate,
+  toInt,
+  toIntOrNull,
+  toStringOrNull,
+} from './sql.js';
+
+export type MerchantOperationKind =
+  | 'card-ref'
+  | 'rebill'
+  | 'recurring-payment'
+  | 'payout'
+  | 'transfer'
+  | 'account-verification'
+  | 'hosted-form';
+
+export interface MerchantOperation {
+  id: string;
+  kind: MerchantOperationKind;
+  /** The merchant's id for it (`client_orderid`), unique per kind. */
+  clientId: string;
+  /** The gateway's `orderid` of the transaction, when one. */
+  gatewayOrderId: string | null;
+  /** The gateway's id of the record: card-ref-id, recurring-payment-id, payout id... */
+  gatewayRef: string | null;
+  amountMinor: number | null;
+  currency: string | null;
+  /** Gateway status (approved, declined, ... processing) or our own `new`. */
+  status: string;
+  data: JsonObject;
+  createdAt: Date;
+  updatedAt: Date;
+  version: number;
+}
+
+export interface NewMerchantOperation {
+  id?: string;
+  kind: MerchantOperationKind;
+  clientId: string;
+  gatewayOrderId?: string | null;
+  gatewayRef?: string | null;
+  amountMinor?: number | null;
+  currency?: string | null;
+  status?: string;
+  data?: JsonObject;
+}
+
+export interface OperationPatch {
+  gatewayOrderId?: string | null;
+  gatewayRef?: string | null;
+  /** Replaces `data` (sanitised). */
+  data?: JsonObject;
+}
+
+const PATCH_COLUMNS = {
+  gatewayOrderId: { column: 'gateway_orderid' },
+  gatewayRef: { column: 'gateway_ref' },
+  data: {
+    column: 'data',
+    cast: 'jsonb',
+    encode: (v: unknown) => json(sanitizeRecord(v as JsonObject)),
+  },
+};
+
+function mapOperation(row: Record<string, unknown>): MerchantOperation {
+  return {
+    id: String(row.id),
+    kind: row.kind as MerchantOperationKind,
+    clientId: String(row.client_id),
+    gatewayOrderId: toStringOrNull(row.gateway_orderid),
+    gatewayRef: toStringOrNull(row.gateway_ref),
+    amountMinor: toIntOrNull(row.amount_minor, 'merchant_operations.amount_minor'),
+    currency: toStringOrNull(row.currency),
+    status: String(row.status),
+    data: row.data as JsonObject,
+    createdAt: toDate(row.created_at),
+    updatedAt: toDate(row.updated_at),
+    version: toInt(row.version, 'merchant_operations.version'),
+  };
+}
+
+export function createOperationRepository(q: Executor) {
+  const one = async (sql: string, params: unknown[]) => {
+    const { rows } = await q.query(sql, params);
+    return rows[0] ? mapOperation(rows[0]) : null;
+  };
+  const get = (id: string) => one('select * from merchant_operations where id = $1', [id]);
+
+  return {
+    async create(input: NewMerchantOperation): Promise<MerchantOperation> {
+      if (input.amountMinor !== undefined && input.amountMinor !== null) {
+        assertMinor(input.amountMinor, 'amountMinor');
+      }
+      const created = await one(
+        `insert into merchant_operations (id, kind, client_id, gateway_orderid, gateway_ref,
+           amount_minor, currency, status, data)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) returning *`,
+        [
+          input.id ?? randomUUID(),
+          input.kind,
+          input.clientId,
+          input.gatewayOrderId ?? null,
+          input.gatewayRef ?? null,
+          input.amountMinor ?? null,
+          input.currency ?? null,
+          input.status ?? 'new',
+          json(sanitizeRecord(input.data ?? {})),
+        ],
+      );
+      if (!created) throw new PayCheckoutError('store-insert', 'Operation insert returned no row');
+      return created;
+    },
+
+    get,
+    getByClientId: (kind: MerchantOperationKind, clientId: string) =>
+      one('select * from merchant_operations where kind = $1 and client_id = $2', [kind, clientId]),
+    getByGatewayOrderId: (gatewayOrderId: string) =>
+      one(
+        'select * from merchant_operations where gateway_orderid = $1 order by created_at limit 1',
+        [gatewayOrderId],
+      ),
+    getByGatewayRef: (kind: MerchantOperationKind, gatewayRef: string) =>
+      one('select * from merchant_operations where kind = $1 and gateway_ref = $2', [
+        kind,
+        gatewayRef,
+      ]),
+
+    /** Moves the status to `to` only from one of `from`, with `patch`; `won` says if it happened. */
+    async transition(
+      id: string,
+      change: { from: readonly string[]; to: string; patch?: OperationPatch },
+    ): Promise<{ won: boolean; operation: MerchantOperation | null }> {
+      const { sql, params } = assignments({ ...change.patch }, PATCH_COLUMNS, 3);
+      const won = await one(
+        `update merchant_operations set status = $2, ${sql.map((s) => `${s}, `).join('')}
+           updated_at = now(), version = version + 1
+         where id = $1 and status = any($3::text[]) returning *`,
+        [id, change.to, [...change.from], ...params],
+      );
+      return won ? { won: true, operation: won } : { won: false, operation: await get(id) };
+    },
+
+    /** Newest first, optionally of one kind and status. */
+    async list(
+      filter: {
+        kind?: MerchantOperationKind;
+        status?: string;
+        limit?: number;
+        cursor?: string;
+      } = {},
+    ): Promise<{ operations: MerchantOperation[]; nextCursor: string | null }> {
+      const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 50), 1), 500);
+      const where: string[] = [];
+      const params: unknown[] = [];
+      if (filter.kind) where.push(`kind = $${params.push(filter.kind)}`);
+      if (filter.status) where.push(`status = $${params.push(filter.status)}`);
+      if (filter.cursor) where.push(`seq < $${params.push(decodeCursor(filter.cursor))}`);
+      const { rows } = await q.query(
+        `select * from merchant_operations ${where.length ? `where ${where.join(' and ')}` : ''}
+         order by seq desc limit $${params.push(limit + 1)}`,
+        params,
+      );
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        operations: page.map(mapOperation),
+        nextCursor: rows.length > limit && last ? encodeCursor(toInt(last.seq, 'seq')) : null,
+      };
+    },
+  };
+}
+
+export type OperationRepository = ReturnType<typeof createOperationRepository>;

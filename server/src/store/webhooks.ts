@@ -1,0 +1,124 @@
+/**
+ * The outbox of webhooks to the merchant: enqueue (ideally in the same transaction as the state
+ * change that causes it), then a sender takes due ones, posts them and marks each delivered or
+ * failed with its next attempt. `due` leases what it returns (pushes `next_attempt_at` ahead), so
+ * two instances polling at once do not send the same webhook twice.
+ */
+import { randomUUID } from 'node:crypto';
+import { PayCheckoutError } from '../errors.js';
+import type { JsonObject } from './orders.js';
+import { type Executor, json, toDate, toDateOrNull, toInt, toStringOrNull } from './sql.js';
+
+export interface MerchantWebhook {
+  id: string;
+  /** e.g. "order.approved", "order.declined", "payout.approved". */
+  event: string;
+  payload: JsonObject;
+  orderId: string | null;
+  attempts: number;
+  nextAttemptAt: Date;
+  deliveredAt: Date | null;
+  /** Set when the sender gave up. */
+  failedAt: Date | null;
+  lastError: string | null;
+  createdAt: Date;
+}
+
+function mapWebhook(row: Record<string, unknown>): MerchantWebhook {
+  return {
+    id: String(row.id),
+    event: String(row.event),
+    payload: row.payload as JsonObject,
+    orderId: toStringOrNull(row.order_id),
+    attempts: toInt(row.attempts, 'merchant_webhooks.attempts'),
+    nextAttemptAt: toDate(row.next_attempt_at),
+    deliveredAt: toDateOrNull(row.delivered_at),
+    failedAt: toDateOrNull(row.failed_at),
+    lastError: toStringOrNull(row.last_error),
+    createdAt: toDate(row.created_at),
+  };
+}
+
+export function createWebhookRepository(q: Executor) {
+  return {
+    async enqueue(input: {
+      event: string;
+      payload: JsonObject;
+      orderId?: string | null;
+      /** Default: now. */
+      notBefore?: Date;
+    }): Promise<MerchantWebhook> {
+      const { rows } = await q.query(
+        `insert into merchant_webhooks (id, event, payload, order_id, next_attempt_at)
+         values ($1, $2, $3::jsonb, $4, coalesce($5::timestamptz, now())) returning *`,
+        [
+          randomUUID(),
+          input.event,
+          json(input.payload),
+          input.orderId ?? null,
+          input.notBefore ?? null,
+        ],
+      );
+      if (!rows[0]) throw new PayCheckoutError('store-insert', 'Webhook insert returned no row');
+      return mapWebhook(rows[0]);
+    },
+
+    /**
+     * Takes up to `limit` webhooks whose time has come, oldest first, and leases them for
+     * `leaseSeconds` (default 30): a crashed sender's webhooks come due again after the lease.
+     */
+    async due(options: { limit?: number; leaseSeconds?: number } = {}): Promise<MerchantWebhook[]> {
+      const { rows } = await q.query(
+        `update merchant_webhooks set next_attempt_at = now() + make_interval(secs => $2)
+         where id in (
+           select id from merchant_webhooks
+           where delivered_at is null and failed_at is null and next_attempt_at <= now()
+           order by next_attempt_at, id limit $1
+           for update skip locked)
+         returning *`,
+        [options.limit ?? 20, options.leaseSeconds ?? 30],
+      );
+      return rows.map(mapWebhook).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+    },
+
+    async markDelivered(id: string): Promise<boolean> {
+      const { rowCount } = await q.query(
+        `update merchant_webhooks set delivered_at = now(), attempts = attempts + 1, last_error = null
+         where id = $1 and delivered_at is null`,
+        [id],
+      );
+      return rowCount > 0;
+    },
+
+    /** Counts a failed attempt; retries at `retryAt`, or gives up for good when it is null. */
+    async markFailed(
+      id: string,
+      failure: { error: string; retryAt: Date | null },
+    ): Promise<MerchantWebhook | null> {
+      const { rows } = await q.query(
+        `update merchant_webhooks
+         set attempts = attempts + 1, last_error = $2,
+             next_attempt_at = coalesce($3::timestamptz, next_attempt_at),
+             failed_at = case when $3::timestamptz is null then now() end
+         where id = $1 and delivered_at is null returning *`,
+        [id, failure.error, failure.retryAt],
+      );
+      return rows[0] ? mapWebhook(rows[0]) : null;
+    },
+
+    async get(id: string): Promise<MerchantWebhook | null> {
+      const { rows } = await q.query('select * from merchant_webhooks where id = $1', [id]);
+      return rows[0] ? mapWebhook(rows[0]) : null;
+    },
+
+    async forOrder(orderId: string): Promise<MerchantWebhook[]> {
+      const { rows } = await q.query(
+        'select * from merchant_webhooks where order_id = $1 order by created_at, id',
+        [orderId],
+      );
+      return rows.map(mapWebhook);
+    },
+  };
+}
+
+export type WebhookRepository = ReturnType<typeof createWebhookRepository>;

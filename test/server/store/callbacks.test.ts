@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CheckoutStore } from '../../../server/src/store/index.js';
+import { engines } from './engines.js';
+
+for (const engine of engines()) {
+  describe(`gateway callbacks on ${engine.name}`, () => {
+    let store: CheckoutStore;
+    before(async () => {
+      store = await engine.open();
+    });
+    after(async () => {
+      await engine.close(store);
+    });
+
+    test('recordOnce stores the sanitised query once; a duplicate is reported as such', async () => {
+      const query = new URLSearchParams({
+        status: 'approved',
+        orderid: '5001',
+        client_orderid: 'cb-1',
+        type: 'sale',
+        amount: '10.00',
+        control: '0123456789abcdef0123456789abcdef01234567',
+        'card-number': '4111111111111111',
+      });
+      const first = await store.callbacks.recordOnce({
+        gatewayOrderId: '5001',
+        clientOrderId: 'cb-1',
+        status: 'approved',
+        type: 'sale',
+        query,
+      });
+      assert.equal(first.isNew, true);
+      assert.deepEqual(first.callback.query, {
+        status: 'approved',
+        orderid: '5001',
+        client_orderid: 'cb-1',
+        type: 'sale',
+        amount: '10.00',
+      });
+      assert.equal(first.callback.processedAt, null);
+      const second = await store.callbacks.recordOnce({
+        gatewayOrderId: '5001',
+        status: 'approved',
+        type: 'sale',
+        query,
+      });
+      assert.deepEqual(second, { isNew: false, callback: first.callback });
+      // A different status of the same order is a new event.
+      const refund = await store.callbacks.recordOnce({
+        gatewayOrderId: '5001',
+        status: 'approved',
+        type: 'return',
+        query: { status: 'approved', type: 'return' },
+      });
+      assert.equal(refund.isNew, true);
+      assert.equal((await store.callbacks.forGatewayOrder('5001')).length, 2);
+    });
+
+    test('concurrent duplicates: exactly one is new', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          store.callbacks.recordOnce({
+            gatewayOrderId: '6001',
+            status: 'declined',
+            query: { status: 'declined', orderid: '6001' },
+          }),
+        ),
+      );
+      assert.equal(results.filter((r) => r.isNew).length, 1);
+      assert.equal(new Set(results.map((r) => r.callback.id)).size, 1);
+      assert.equal(results[0]?.callback.type, '');
+    });
+
+    test('markProcessed happens once; unprocessed lists the rest after a delay', async () => {
+      const a = await store.callbacks.recordOnce({
+        gatewayOrderId: '7001',
+        status: 'approved',
+        query: {},
+      });
+      const b = await store.callbacks.recordOnce({
+        gatewayOrderId: '7002',
+        status: 'approved',
+        query: {},
+      });
+      assert.equal(await store.callbacks.markProcessed(a.callback.id), true);
+      assert.equal(await store.callbacks.markProcessed(a.callback.id), false);
+      assert.deepEqual(await store.callbacks.unprocessed({ olderThanSeconds: 3600 }), []);
+      const pending = await store.callbacks.unprocessed({ olderThanSeconds: -1 });
+      const ids = pending.map((c) => c.id);
+      assert.ok(ids.includes(b.callback.id));
+      assert.ok(!ids.includes(a.callback.id));
+    });
+  });
+}

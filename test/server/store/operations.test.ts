@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CheckoutStore } from '../../../server/src/store/index.js';
+import { engines } from './engines.js';
+
+for (const engine of engines()) {
+  describe(`merchant operations on ${engine.name}`, () => {
+    let store: CheckoutStore;
+    before(async () => {
+      store = await engine.open();
+    });
+    after(async () => {
+      await engine.close(store);
+    });
+
+    test('create stores exact values; data is sanitised; lookups find it', async () => {
+      const payout = await store.operations.create({
+        kind: 'payout',
+        clientId: 'po-1',
+        amountMinor: 12345,
+        currency: 'EUR',
+        data: { destination: 'card', credit_card_number: '4111111111111111', note: 'weekly' },
+      });
+      assert.equal(payout.status, 'new');
+      assert.equal(payout.amountMinor, 12345);
+      assert.deepEqual(payout.data, { destination: 'card', note: 'weekly' });
+      assert.equal(payout.gatewayOrderId, null);
+      assert.deepEqual(await store.operations.get(payout.id), payout);
+      assert.deepEqual(await store.operations.getByClientId('payout', 'po-1'), payout);
+      assert.equal(await store.operations.getByClientId('transfer', 'po-1'), null);
+      await assert.rejects(store.operations.create({ kind: 'payout', clientId: 'po-1' }));
+
+      const ref = await store.operations.create({
+        kind: 'card-ref',
+        clientId: 'cr-1',
+        gatewayRef: 'ref-9',
+      });
+      assert.equal(ref.amountMinor, null);
+      assert.deepEqual(await store.operations.getByGatewayRef('card-ref', 'ref-9'), ref);
+    });
+
+    test('transition is compare-and-set, concurrently too', async () => {
+      const op = await store.operations.create({
+        kind: 'rebill',
+        clientId: 'rb-1',
+        amountMinor: 100,
+        currency: 'USD',
+      });
+      const results = await Promise.all([
+        store.operations.transition(op.id, {
+          from: ['new'],
+          to: 'processing',
+          patch: { gatewayOrderId: 'g-1', data: { cvv2: '123', step: 1 } },
+        }),
+        store.operations.transition(op.id, { from: ['new'], to: 'error' }),
+      ]);
+      assert.equal(results.filter((r) => r.won).length, 1);
+      const now = await store.operations.get(op.id);
+      assert.equal(now?.version, 2);
+      if (now?.status === 'processing') {
+        assert.deepEqual(now.data, { step: 1 });
+        assert.deepEqual(await store.operations.getByGatewayOrderId('g-1'), now);
+      } else {
+        assert.equal(now?.status, 'error');
+      }
+      const refused = await store.operations.transition(op.id, { from: ['new'], to: 'approved' });
+      assert.equal(refused.won, false);
+      assert.deepEqual(refused.operation, now);
+    });
+
+    test('list by kind and status, newest first, with a cursor', async () => {
+      const made = [];
+      for (let i = 0; i < 3; i++) {
+        made.push((await store.operations.create({ kind: 'transfer', clientId: `tr-${i}` })).id);
+      }
+      const page1 = await store.operations.list({ kind: 'transfer', limit: 2 });
+      assert.deepEqual(
+        page1.operations.map((o) => o.id),
+        [made[2], made[1]],
+      );
+      const page2 = await store.operations.list({
+        kind: 'transfer',
+        limit: 2,
+        cursor: page1.nextCursor as string,
+      });
+      assert.deepEqual(
+        page2.operations.map((o) => o.id),
+        [made[0]],
+      );
+      assert.equal(page2.nextCursor, null);
+      assert.deepEqual(
+        (await store.operations.list({ kind: 'transfer', status: 'approved' })).operations,
+        [],
+      );
+    });
+  });
+}
