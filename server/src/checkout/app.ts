@@ -1,0 +1,214 @@
+/**
+ * createCheckoutApp(config, deps): the companion backend as an Express app, plus `close()`.
+ * It never listens (main.ts does) and never opens the store (the caller owns it), so tests and
+ * several in-process instances can share one database.
+ *
+ *   /healthz /readyz          health
+ *   /v1/...                   merchant API (Bearer MERCHANT_API_KEY)
+ *   /widget/...               widget API (session JWT, CORS from ALLOWED_ORIGINS)
+ *   /return/{ref}             3DS return / notification page of one order
+ *   /callbacks/gateway        the gateway's server callbacks
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { CheckoutConfig } from '../config.js';
+import { createGatewayClient, type FetchLike, type GatewayExchange } from '../gateway/index.js';
+import type { CheckoutStore } from '../store/index.js';
+import { callbackRouter } from './callbacks.js';
+import {
+  type CallScope,
+  type Context,
+  DEFAULT_TIMING,
+  type Gateway,
+  type Timing,
+} from './context.js';
+import { errorMiddleware, HttpError } from './errors.js';
+import { healthRouter } from './health.js';
+import { createLogger, type Logger } from './logger.js';
+import { merchantRouter } from './merchant-api/router.js';
+import { reconcileOnce } from './payments/reconciler.js';
+import { returnRouter } from './return-page/route.js';
+import { deliverDueWebhooks } from './webhooks.js';
+import { DEFAULT_WIDGET_LIMITS, type WidgetLimits, widgetRouter } from './widget-api/router.js';
+
+export interface CheckoutDeps {
+  store: CheckoutStore;
+  logger?: Logger;
+  /** Replaces the gateway client entirely (tests of odd gateway answers). */
+  gateway?: Gateway;
+  /** The gateway client's HTTP function (fault injection); global fetch by default. */
+  gatewayFetch?: FetchLike;
+  gatewayTimeoutMs?: number;
+  /** PEM of the RSA key for v4 operations; read from config.gateway.privateKeyFile otherwise. */
+  privateKeyPem?: string;
+  webhookFetch?: typeof fetch;
+  timing?: Partial<Timing>;
+  widgetLimits?: Partial<WidgetLimits>;
+  /** Run the reconciler and webhook sender on timers (default true; tests call them directly). */
+  background?: boolean;
+}
+
+export interface CheckoutApp {
+  app: Express;
+  context: Context;
+  /** One reconciliation pass (also run on a timer). */
+  reconcile(olderThanSeconds?: number): Promise<number>;
+  /** One webhook delivery pass (also run on a timer). */
+  deliverWebhooks(): Promise<number>;
+  /** Stops timers and waits for background work; requests in flight are main.ts's to drain. */
+  close(): Promise<void>;
+}
+
+function historyWriter(store: CheckoutStore, scope: AsyncLocalStorage<CallScope>, logger: Logger) {
+  return async (exchange: GatewayExchange) => {
+    const where = scope.getStore();
+    try {
+      await store.history.append({
+        orderId: where?.orderId ?? null,
+        operationId: where?.operationId ?? null,
+        operation: exchange.operation,
+        request: exchange.requestFields,
+        response: exchange.response ? { ...exchange.response.raw } : null,
+        httpStatus: exchange.httpStatus ?? null,
+        durationMs: exchange.durationMs,
+        requestId: exchange.requestId,
+        error: exchange.error ? `${exchange.error.code}: ${exchange.error.message}` : null,
+      });
+    } catch (error) {
+      logger.warn({ err: error, operation: exchange.operation }, 'gateway history append failed');
+    }
+  };
+}
+
+export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): CheckoutApp {
+  const logger = deps.logger ?? createLogger({ level: config.logLevel });
+  const scope = new AsyncLocalStorage<CallScope>();
+  const gateway =
+    deps.gateway ??
+    createGatewayClient({
+      gatewayUrl: config.gateway.url,
+      endpointId: config.gateway.endpointId,
+      login: config.gateway.login,
+      controlKey: config.gateway.controlKey,
+      privateKeyPem:
+        deps.privateKeyPem ??
+        (config.gateway.privateKeyFile
+          ? readFileSync(config.gateway.privateKeyFile, 'utf8')
+          : undefined),
+      timeoutMs: deps.gatewayTimeoutMs,
+      fetch: deps.gatewayFetch,
+      onExchange: historyWriter(deps.store, scope, logger),
+    });
+
+  const inFlight = new Set<Promise<unknown>>();
+  let closing = false;
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const ctx: Context = {
+    config,
+    store: deps.store,
+    gateway,
+    logger,
+    timing: { ...DEFAULT_TIMING, ...deps.timing },
+    events,
+    scope,
+    track(promise) {
+      inFlight.add(promise);
+      promise.then(
+        () => inFlight.delete(promise),
+        () => inFlight.delete(promise),
+      );
+      return promise;
+    },
+    closing: () => closing,
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          baseUri: ["'none'"],
+          formAction: ["'none'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      // The widget API is read cross-origin (CORS decides who may).
+      crossOriginResourcePolicy: { policy: 'cross-origin' },
+    }),
+  );
+  app.use((req, res, next) => {
+    const given = req.get('x-request-id');
+    const requestId = given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : randomUUID();
+    res.locals.requestId = requestId;
+    res.set('X-Request-Id', requestId);
+    const started = performance.now();
+    res.on('finish', () => {
+      // The path only: query strings may carry callback fields, and bodies are never logged.
+      logger.info(
+        {
+          requestId,
+          method: req.method,
+          path: req.baseUrl + req.path,
+          status: res.statusCode,
+          durationMs: Math.round(performance.now() - started),
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  app.use(healthRouter(ctx));
+  app.use('/v1', merchantRouter(ctx));
+  app.use('/widget', widgetRouter(ctx, { ...DEFAULT_WIDGET_LIMITS, ...deps.widgetLimits }));
+  app.use('/return', returnRouter(ctx));
+  app.use('/callbacks', callbackRouter(ctx));
+  app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
+  app.use(errorMiddleware(logger));
+
+  // Background work: one pass at a time each, never overlapping itself.
+  const timers: NodeJS.Timeout[] = [];
+  const every = (ms: number, name: string, pass: () => Promise<unknown>) => {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || closing) return;
+      running = true;
+      ctx
+        .track(pass())
+        .catch((error: unknown) => logger.error({ err: error }, `${name} pass failed`))
+        .finally(() => {
+          running = false;
+        });
+    }, ms);
+    timer.unref();
+    timers.push(timer);
+  };
+  const deliverWebhooks = () => deliverDueWebhooks(ctx, deps.webhookFetch ?? fetch);
+  if (deps.background !== false) {
+    every(ctx.timing.reconcileEveryMs, 'reconciler', () => reconcileOnce(ctx));
+    if (config.webhook) every(ctx.timing.webhookEveryMs, 'webhook sender', deliverWebhooks);
+  }
+
+  return {
+    app,
+    context: ctx,
+    reconcile: (olderThanSeconds) => reconcileOnce(ctx, olderThanSeconds),
+    deliverWebhooks,
+    async close() {
+      closing = true;
+      for (const timer of timers) clearInterval(timer);
+      // Wake long polls so they answer now instead of holding the shutdown.
+      events.emit('closing');
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * What every part of the backend shares: configuration, store, gateway client, logger, timing and
+ * the in-process wake-up signal. Built once by createCheckoutApp.
+ */
+import type { AsyncLocalStorage } from 'node:async_hooks';
+import type { EventEmitter } from 'node:events';
+import type { CheckoutConfig } from '../config.js';
+import type { GatewayClient } from '../gateway/index.js';
+import type { CheckoutStore } from '../store/index.js';
+import type { Logger } from './logger.js';
+
+/** The gateway client as the backend uses it: one typed method per operation. */
+export type Gateway = GatewayClient;
+
+/** Every delay the backend uses; tests shorten them. */
+export interface Timing {
+  /** First pause between two status polls of one order, then multiplied by 1.5 up to pollMaxMs. */
+  pollMinMs: number;
+  pollMaxMs: number;
+  /** Upper bound of GET /widget/next?wait= (the contract says 25 s). */
+  longPollMaxMs: number;
+  /** Session lifetime when the merchant does not say. */
+  sessionMinutes: number;
+  /** The reconciler's period, and how long an order must sit still before it asks the gateway. */
+  reconcileEveryMs: number;
+  reconcileAfterSeconds: number;
+  /** Webhook delivery: period of the sender and the backoff base (doubles per attempt). */
+  webhookEveryMs: number;
+  webhookBackoffMs: number;
+  webhookMaxAttempts: number;
+  webhookTimeoutMs: number;
+  /** After a capture, void or return: how long to follow the gateway for its answer. */
+  operationFollowMs: number;
+}
+
+export const DEFAULT_TIMING: Timing = {
+  pollMinMs: 1_000,
+  pollMaxMs: 5_000,
+  longPollMaxMs: 25_000,
+  sessionMinutes: 30,
+  reconcileEveryMs: 30_000,
+  reconcileAfterSeconds: 60,
+  webhookEveryMs: 2_000,
+  webhookBackoffMs: 2_000,
+  webhookMaxAttempts: 8,
+  webhookTimeoutMs: 10_000,
+  operationFollowMs: 15_000,
+};
+
+/** Which order (or merchant operation) a gateway call belongs to, for the exchange history. */
+export interface CallScope {
+  orderId?: string;
+  operationId?: string;
+}
+
+export interface Context {
+  config: CheckoutConfig;
+  store: CheckoutStore;
+  gateway: Gateway;
+  logger: Logger;
+  timing: Timing;
+  /** `order:<id>` fires when this instance learns something new about an order. */
+  events: EventEmitter;
+  /** Carries the CallScope into the gateway client's onExchange hook. */
+  scope: AsyncLocalStorage<CallScope>;
+  /** Background work (webhook posts, follow-ups) to await on close. */
+  track<T>(promise: Promise<T>): Promise<T>;
+  closing: () => boolean;
+}
+
+export function notifyOrder(ctx: Context, orderId: string): void {
+  ctx.events.emit(`order:${orderId}`);
+}
+
+/** Runs `fn` with gateway calls recorded against `scope`. */
+export function inScope<T>(ctx: Context, scope: CallScope, fn: () => Promise<T>): Promise<T> {
+  return ctx.scope.run(scope, fn);
+}

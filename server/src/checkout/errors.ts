@@ -1,0 +1,119 @@
+/**
+ * HTTP errors and the one error middleware. Routes throw; this file decides the status and the
+ * body. Every error body is `{ error: { code, message, field?, requestId } }` (the widget's
+ * WidgetApiError shape, shared by the merchant API). Unexpected errors become a bare 500 with the
+ * request id: their message may name internals and never reaches the client.
+ */
+import type { ErrorRequestHandler } from 'express';
+import { z } from 'zod';
+import { PayCheckoutError } from '../errors.js';
+import type { Logger } from './logger.js';
+
+export type ApiErrorCode =
+  | 'validation'
+  | 'unauthorized'
+  | 'session-expired'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'idempotency-conflict'
+  | 'payload-too-large'
+  | 'rate-limited'
+  | 'gateway'
+  | 'unavailable'
+  | 'internal';
+
+export class HttpError extends PayCheckoutError {
+  readonly status: number;
+  readonly field: string | undefined;
+  declare readonly code: ApiErrorCode;
+
+  constructor(status: number, code: ApiErrorCode, message: string, field?: string) {
+    super(code, message);
+    this.status = status;
+    this.field = field;
+  }
+}
+
+export const badRequest = (field: string, message: string) =>
+  new HttpError(400, 'validation', message, field);
+export const notFound = (what: string) => new HttpError(404, 'not-found', `${what} not found`);
+export const conflict = (message: string) => new HttpError(409, 'conflict', message);
+
+/** The first zod issue as a 400 naming the field by its dotted path. */
+export function fromZodError(error: z.ZodError, prefix = ''): HttpError {
+  const issue = error.issues[0];
+  const path = issue?.path.map(String).join('.') ?? '';
+  const field = [prefix, path].filter(Boolean).join('.') || prefix || 'body';
+  const message = issue ? `${field}: ${issue.message}` : `${field} is invalid`;
+  return badRequest(field, message);
+}
+
+/** Parses with `schema` or throws a 400 naming the field. */
+export function parseOr400<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  prefix = '',
+): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw fromZodError(result.error, prefix);
+  return result.data;
+}
+
+export interface ErrorBody {
+  error: { code: string; message: string; field?: string; requestId?: string };
+}
+
+export function errorBody(error: HttpError, requestId: string | undefined): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.field ? { field: error.field } : {}),
+      ...(requestId ? { requestId } : {}),
+    },
+  };
+}
+
+/** Body-parser failures carry `type` and `status`; map the ones a client can cause. */
+function fromParserError(error: unknown): HttpError | undefined {
+  const e = error as { type?: unknown; status?: unknown };
+  if (e.type === 'entity.too.large')
+    return new HttpError(413, 'payload-too-large', 'Body too large');
+  if (e.type === 'entity.parse.failed') return badRequest('body', 'Body is not valid JSON');
+  if (typeof e.type === 'string' && typeof e.status === 'number' && e.status < 500) {
+    return badRequest('body', 'Body could not be read');
+  }
+  return undefined;
+}
+
+/** Maps errors thrown by the gateway client (any PayCheckoutError with a gateway-ish code). */
+function fromGatewayError(error: unknown): HttpError | undefined {
+  if (!(error instanceof PayCheckoutError)) return undefined;
+  if (error.name.startsWith('Gateway') || error.code.startsWith('gateway')) {
+    return new HttpError(502, 'gateway', 'The payment gateway could not process the request');
+  }
+  return undefined;
+}
+
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const requestId = res.locals.requestId as string | undefined;
+    const known =
+      error instanceof HttpError
+        ? error
+        : error instanceof z.ZodError
+          ? fromZodError(error)
+          : (fromParserError(error) ?? fromGatewayError(error));
+    if (known) {
+      if (known.status >= 500) logger.warn({ err: error, requestId }, 'request failed');
+      if (!res.headersSent) res.status(known.status).json(errorBody(known, requestId));
+      return;
+    }
+    logger.error({ err: error, requestId, method: req.method, path: req.path }, 'unexpected error');
+    if (res.headersSent) return;
+    res.status(500).json({
+      error: { code: 'internal', message: 'Internal error', ...(requestId ? { requestId } : {}) },
+    });
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * `Idempotency-Key` on merchant POSTs: the first request with a key runs; every repeat with the
+ * same body gets the first answer verbatim (and moves no money); the same key with another body
+ * is refused (422); a repeat while the first still runs waits for it a little, then gets 409.
+ * Answers of 5xx are not kept, so a retry after a crash runs again (the state checks and the
+ * gateway's own client_orderid uniqueness still stop a double charge).
+ */
+import { createHmac } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { hashRequestBody } from '../../store/index.js';
+import type { Context } from '../context.js';
+import { HttpError } from '../errors.js';
+
+const KEY = /^[A-Za-z0-9._:-]{1,255}$/;
+
+export function idempotency(ctx: Context): RequestHandler {
+  return async (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    const key = req.get('idempotency-key');
+    if (key === undefined) return next();
+    if (!KEY.test(key)) {
+      throw new HttpError(
+        400,
+        'validation',
+        'Idempotency-Key must be 1-255 letters, digits or . _ : -',
+        'Idempotency-Key',
+      );
+    }
+    const scope = `${req.method} ${req.baseUrl}${req.path}`;
+    // Keyed hash: a body may hold a payout card number; even its plain hash is not stored.
+    const requestHash = createHmac('sha256', ctx.config.merchantApiKey)
+      .update(hashRequestBody(req.body ?? {}))
+      .digest('hex');
+    const begun = await ctx.store.idempotency.begin({
+      scope,
+      key,
+      requestHash,
+      waitMs: 5_000,
+      lockSeconds: 120,
+    });
+    if (begun.outcome === 'replay') {
+      res.set('Idempotent-Replayed', 'true').status(begun.status).json(begun.body);
+      return;
+    }
+    if (begun.outcome === 'mismatch') {
+      throw new HttpError(
+        422,
+        'idempotency-conflict',
+        'This Idempotency-Key was used with a different body',
+      );
+    }
+    if (begun.outcome === 'in-progress') {
+      throw new HttpError(
+        409,
+        'idempotency-conflict',
+        'A request with this Idempotency-Key is still running',
+      );
+    }
+    const json = res.json.bind(res);
+    let stored = false;
+    res.json = (body: unknown) => {
+      if (stored) return json(body);
+      stored = true;
+      const status = res.statusCode;
+      const settle =
+        status >= 500
+          ? ctx.store.idempotency.abandon(scope, key)
+          : ctx.store.idempotency.complete(scope, key, { status, body }).then(() => undefined);
+      settle.then(
+        () => json(body),
+        (error: unknown) => {
+          ctx.logger.error({ err: error }, 'idempotency record failed');
+          json(body);
+        },
+      );
+      return res;
+    };
+    next();
+  };
+}

@@ -1,0 +1,118 @@
+/** Orders: read, list, capture, void, return. */
+
+import { z } from 'zod';
+import { toMinorUnits } from '../../signing/index.js';
+import type { Order as StoredOrder } from '../../store/index.js';
+import type { Context } from '../context.js';
+import { notFound } from '../errors.js';
+import { runMoneyOp } from '../payments/money-ops.js';
+import { merchantOrderView } from '../payments/views.js';
+import { operationView } from './operation-view.js';
+import type { RouteTable } from './route-spec.js';
+import {
+  EmptyBody,
+  ErrorResponse,
+  ListOrdersQuery,
+  Operation,
+  Order,
+  OrderList,
+  PartialAmountBody,
+} from './schemas.js';
+
+const ORDER_PARAM = { orderId: "The merchant's order id (client_orderid)." };
+const MoneyOpResult = z.object({ order: Order, operation: Operation });
+
+export function orderRoutes(ctx: Context, routes: RouteTable): void {
+  const load = async (orderId: string): Promise<StoredOrder> => {
+    const order = await ctx.store.orders.getByClientOrderId(orderId);
+    if (!order) throw notFound(`Order ${orderId}`);
+    return order;
+  };
+
+  routes.add(
+    {
+      method: 'get',
+      path: '/orders/:orderId',
+      operationId: 'getOrder',
+      summary: 'Read one order.',
+      tag: 'Orders',
+      params: ORDER_PARAM,
+      responses: {
+        200: { description: 'The order', schema: Order },
+        404: { description: 'Not found', schema: ErrorResponse },
+      },
+    },
+    async ({ params }, _req, res) => {
+      res.json(merchantOrderView(await load(params.orderId ?? '')));
+    },
+  );
+
+  routes.add(
+    {
+      method: 'get',
+      path: '/orders',
+      operationId: 'listOrders',
+      summary: 'List orders, newest first, with filters and a cursor.',
+      tag: 'Orders',
+      query: ListOrdersQuery,
+      responses: { 200: { description: 'A page of orders', schema: OrderList } },
+    },
+    async ({ query }, _req, res) => {
+      const page = await ctx.store.orders.list({
+        ...(query.status ? { status: query.status } : {}),
+        ...(query.createdFrom ? { createdFrom: new Date(query.createdFrom) } : {}),
+        ...(query.createdTo ? { createdTo: new Date(query.createdTo) } : {}),
+        limit: query.limit,
+        ...(query.cursor ? { cursor: query.cursor } : {}),
+      });
+      res.json({ orders: page.orders.map(merchantOrderView), nextCursor: page.nextCursor });
+    },
+  );
+
+  const moneyRoute = (kind: 'capture' | 'void' | 'return', summary: string) =>
+    routes.add(
+      {
+        method: 'post',
+        path: `/orders/:orderId/${kind}`,
+        operationId: `${kind}Order`,
+        summary,
+        tag: 'Orders',
+        params: ORDER_PARAM,
+        body: kind === 'void' ? EmptyBody : PartialAmountBody,
+        responses: {
+          200: { description: 'The operation reached a final status', schema: MoneyOpResult },
+          202: { description: 'Sent; the gateway has not finished it yet', schema: MoneyOpResult },
+          404: { description: 'No such order', schema: ErrorResponse },
+          409: {
+            description: "The order's state forbids it (the message says why)",
+            schema: ErrorResponse,
+          },
+        },
+      },
+      async ({ params, body }, _req, res) => {
+        const order = await load(params.orderId ?? '');
+        const amount = (body as { amount?: string }).amount;
+        const result = await runMoneyOp(
+          ctx,
+          order,
+          kind,
+          amount === undefined ? undefined : toMinorUnits(amount, order.currency),
+        );
+        const done = ['approved', 'declined', 'error', 'filtered'].includes(
+          result.operation.status,
+        );
+        res
+          .status(done ? 200 : 202)
+          .json({
+            order: merchantOrderView(result.order),
+            operation: operationView(result.operation),
+          });
+      },
+    );
+  moneyRoute('capture', 'Capture an approved preauth, in full or in part (body {amount?}).');
+  moneyRoute('void', 'Void an approved preauth that still holds funds.');
+  moneyRoute(
+    'return',
+    'Return (refund) a sale or captured preauth, in full or in part; releases an uncaptured hold.',
+  );
+}

@@ -1,0 +1,343 @@
+/**
+ * Every merchant API request and response shape, as zod schemas. The routers validate with these
+ * and openapi.ts converts the very same objects with `z.toJSONSchema`, so the published document
+ * cannot drift from what the server accepts.
+ */
+import { z } from 'zod';
+import { isKnownCurrency, toMinorUnits } from '../../signing/index.js';
+
+// --- building blocks -------------------------------------------------------------------------
+
+export const Amount = z
+  .string()
+  .regex(/^\d{1,10}(\.\d{1,3})?$/, 'must be a decimal string in major units, e.g. "10.42"')
+  .meta({ description: 'Decimal string in major units, e.g. "10.42".', examples: ['10.42'] });
+
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. "EUR"')
+  .refine(isKnownCurrency, 'is not a known ISO 4217 currency')
+  .meta({ description: 'ISO 4217 alphabetic code.', examples: ['EUR'] });
+
+/** The merchant's order id: the gateway's `client_orderid` (at most 128 characters). */
+export const MerchantOrderId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 letters, digits or . _ : -')
+  .meta({ description: "The merchant's order id; sent to the gateway as client_orderid." });
+
+const text = (max: number) =>
+  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+
+export const Customer = z
+  .object({
+    email: z.email('must be an e-mail address').max(50),
+    firstName: text(50).optional(),
+    lastName: text(50).optional(),
+    address1: text(50),
+    city: text(50),
+    state: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be two capital letters')
+      .optional(),
+    zipCode: text(10),
+    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'),
+    phone: z.string().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+  })
+  .strict();
+
+const Metadata = z
+  .record(z.string().max(40), z.string().max(500))
+  .refine((m) => Object.keys(m).length <= 20, 'must have at most 20 keys')
+  .meta({ description: 'Free key/value strings kept with the session and sent back in webhooks.' });
+
+const HttpsOrLocalUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
+
+/** Adds an issue on `amount` when it has more decimals than the currency allows. */
+function amountFitsCurrency(
+  value: { amount?: string | undefined; currency?: string | undefined },
+  ctx: z.RefinementCtx,
+) {
+  if (!value.amount || !value.currency || !isKnownCurrency(value.currency)) return;
+  try {
+    toMinorUnits(value.amount, value.currency);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: (error as Error).message });
+  }
+}
+
+// --- checkout sessions -----------------------------------------------------------------------
+
+export const CreateSessionBody = z
+  .object({
+    amount: Amount,
+    currency: Currency,
+    orderId: MerchantOrderId,
+    intent: z.enum(['sale', 'preauth']).default('sale'),
+    description: z.string().trim().min(1, 'is required').max(2000),
+    customer: Customer,
+    returnUrl: HttpsOrLocalUrl.optional(),
+    metadata: Metadata.optional(),
+    /** Minutes until the session (and its widget token) expires. */
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(30),
+  })
+  .strict()
+  .superRefine(amountFitsCurrency);
+
+export const SessionCreated = z.object({
+  id: z.string(),
+  token: z
+    .string()
+    .meta({ description: "The widget's session JWT (the element's `session` attribute)." }),
+  expiresAt: z.iso.datetime(),
+});
+
+// --- orders ----------------------------------------------------------------------------------
+
+export const OrderStatusEnum = z.enum([
+  'new',
+  'processing',
+  'unknown',
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+]);
+
+export const Order = z.object({
+  orderId: z.string(),
+  gatewayOrderId: z.string().nullable(),
+  sessionId: z.string().nullable(),
+  intent: z.enum(['sale', 'preauth']),
+  status: OrderStatusEnum,
+  amount: z.string(),
+  currency: z.string(),
+  capturedAmount: z.string(),
+  returnedAmount: z.string(),
+  voided: z.boolean(),
+  card: z.object({ brand: z.string(), last4: z.string(), masked: z.string() }).nullable(),
+  reason: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+
+export const OrderList = z.object({ orders: z.array(Order), nextCursor: z.string().nullable() });
+
+export const ListOrdersQuery = z
+  .object({
+    status: z
+      .string()
+      .transform((s) => s.split(',').filter(Boolean))
+      .pipe(z.array(OrderStatusEnum))
+      .optional()
+      .meta({ description: 'One status, or several separated by commas.' }),
+    createdFrom: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
+    createdTo: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
+      .optional(),
+  })
+  .strict();
+
+export const PartialAmountBody = z
+  .object({ amount: Amount.optional() })
+  .strict()
+  .meta({ description: 'Omit `amount` for the full (remaining) amount.' });
+
+export const EmptyBody = z.object({}).strict();
+
+// --- card references, rebills, recurring payments -----------------------------------------------
+
+export const CardRef = z.object({ cardRefId: z.string(), orderId: z.string().optional() });
+
+export const CardInfo = z.object({
+  cardRefId: z.string(),
+  bin: z.string().nullable(),
+  last4: z.string().nullable(),
+  brand: z.string().nullable(),
+  expMonth: z.string().nullable(),
+  expYear: z.string().nullable(),
+  holder: z.string().nullable(),
+});
+
+export const CreateRebillBody = z
+  .object({
+    cardRefId: z.string().min(1).max(64),
+    orderId: MerchantOrderId,
+    amount: Amount,
+    currency: Currency,
+    description: z.string().max(2000).optional(),
+  })
+  .strict()
+  .superRefine(amountFitsCurrency);
+
+export const CreateRecurringBody = z
+  .object({
+    cardRefId: z.string().min(1).max(64),
+    amount: Amount,
+    currency: Currency,
+    period: z.enum(['day', 'week', 'month', 'year']),
+    interval: z.number().int().min(1).max(365),
+    startDate: z.iso.date().optional(),
+    maxRepeats: z.number().int().min(1).max(10000).optional(),
+    customer: Customer.partial().optional(),
+    description: z.string().max(2000).optional(),
+  })
+  .strict()
+  .superRefine(amountFitsCurrency);
+
+/** A money movement other than a checkout payment: rebill, payout, transfer, verification... */
+export const Operation = z.object({
+  id: z.string(),
+  kind: z.string(),
+  orderId: z.string(),
+  gatewayOrderId: z.string().nullable(),
+  gatewayRef: z.string().nullable(),
+  status: z.string(),
+  amount: z.string().nullable(),
+  currency: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+
+// --- payouts and transfers -------------------------------------------------------------------
+
+const CardDestination = z
+  .object({
+    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    expMonth: z
+      .string()
+      .regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12')
+      .optional(),
+    expYear: z
+      .string()
+      .regex(/^\d{4}$/, 'must be four digits')
+      .optional(),
+    holder: text(128).optional(),
+  })
+  .strict();
+
+const BankDestination = z.object({ accountNumber: text(64), bankName: text(128) }).strict();
+
+export const CreatePayoutBody = z
+  .object({
+    orderId: MerchantOrderId,
+    amount: Amount,
+    currency: Currency,
+    description: z.string().max(2000).optional(),
+    card: CardDestination.optional(),
+    bank: BankDestination.optional(),
+    phone: z
+      .string()
+      .regex(/^\+?[0-9]{5,20}$/, 'must be a phone number')
+      .optional(),
+    email: z.email().optional(),
+  })
+  .strict()
+  .superRefine(amountFitsCurrency)
+  .superRefine((v, ctx) => {
+    if (!v.card && !v.bank && !v.phone) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['card'],
+        message: 'one destination (card, bank or phone) is required',
+      });
+    }
+  });
+
+export const CheckPayoutBody = z
+  .object({
+    orderId: MerchantOrderId,
+    amount: Amount,
+    currency: Currency,
+    description: z.string().max(2000).optional(),
+    cardNumber: z
+      .string()
+      .regex(/^\d{12,19}$/, 'must be 12-19 digits')
+      .optional(),
+    bank: BankDestination.optional(),
+    phone: z
+      .string()
+      .regex(/^\+?[0-9]{5,20}$/, 'must be a phone number')
+      .optional(),
+  })
+  .strict()
+  .superRefine(amountFitsCurrency);
+
+export const CreateTransferBody = z
+  .object({
+    orderId: MerchantOrderId,
+    amount: Amount,
+    currency: Currency,
+    description: z.string().min(1).max(2000),
+    sourceCardRefId: z.string().min(1).max(64),
+    destinationCardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+  })
+  .strict()
+  .superRefine(amountFitsCurrency);
+
+// --- account verification and hosted forms ----------------------------------------------------
+
+export const CreateVerificationBody = z
+  .object({
+    orderId: MerchantOrderId,
+    customer: Customer,
+    returnUrl: HttpsOrLocalUrl.optional(),
+    description: z.string().max(2000).optional(),
+  })
+  .strict();
+
+export const HostedFormKind = z.enum([
+  'sale',
+  'preauth',
+  'payment',
+  'account-verification',
+  'payout',
+]);
+
+export const CreateHostedFormBody = z
+  .object({
+    kind: HostedFormKind,
+    orderId: MerchantOrderId,
+    amount: Amount.optional(),
+    currency: Currency.optional(),
+    description: z.string().max(2000).optional(),
+    customer: Customer.partial().extend({ email: z.email() }),
+    returnUrl: HttpsOrLocalUrl,
+  })
+  .strict()
+  .superRefine(amountFitsCurrency)
+  .superRefine((v, ctx) => {
+    if (v.kind !== 'account-verification' && (!v.amount || !v.currency)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [v.amount ? 'currency' : 'amount'],
+        message: 'is required for this form',
+      });
+    }
+  });
+
+export const HostedFormLink = z.object({
+  kind: HostedFormKind,
+  orderId: z.string(),
+  url: z.url(),
+  gatewayOrderId: z.string().nullable(),
+});
+
+// --- errors ----------------------------------------------------------------------------------
+
+export const ErrorResponse = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    field: z.string().optional(),
+    requestId: z.string().optional(),
+  }),
+});

@@ -1,0 +1,129 @@
+/**
+ * Applies what the gateway said about an order (a status response, a callback, a final
+ * redirect) to the stored order, with compare-and-set so that instances racing on one order
+ * cannot undo each other. Whoever wins the move to a final status runs the final-status effects
+ * exactly once: the session completes, the merchant's webhook is queued, waiters wake up.
+ */
+import type { OrderStatus } from '../../../../widget/src/api-types.js';
+import type { StatusResponse } from '../../gateway/index.js';
+import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
+import { type Context, notifyOrder } from '../context.js';
+import { enqueueOrderWebhook } from '../webhooks.js';
+import { challengeKey, readFlow, sameAction, WAIT, writeFlow } from './flow-state.js';
+import { isFinalStatus, mapStatusToAction, type StoredAction } from './next-action.js';
+
+const KNOWN: readonly string[] = [
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+  'processing',
+  'unknown',
+];
+
+export function returnUrlOf(ctx: Context, order: Order): string {
+  return `${ctx.config.publicUrl}/return/${order.returnRef}`;
+}
+
+export interface FinalFacts {
+  status: OrderStatus;
+  gatewayOrderId?: string | undefined;
+  reason?: string | undefined;
+  errorCode?: string | undefined;
+}
+
+/** Moves a pending order to a final status; false when another writer got there first. */
+export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFacts): Promise<Order> {
+  const flow = readFlow(order);
+  const write = await ctx.store.orders.transition(order.id, {
+    from: PENDING_ORDER_STATUSES,
+    to: facts.status,
+    patch: {
+      nextAction: writeFlow({ ...flow, next: { action: 'final' } }),
+      ...(facts.gatewayOrderId && !order.gatewayOrderId
+        ? { gatewayOrderId: facts.gatewayOrderId }
+        : {}),
+      // An earlier "not answered yet" note must not outlive the answer.
+      reason: facts.reason ? facts.reason.slice(0, 500) : null,
+      errorCode: facts.errorCode ? facts.errorCode.slice(0, 50) : null,
+    },
+  });
+  if (!write.order) return order;
+  if (write.won) await onFinal(ctx, write.order);
+  return write.order;
+}
+
+async function onFinal(ctx: Context, order: Order): Promise<void> {
+  ctx.logger.info(
+    { orderId: order.id, clientOrderId: order.clientOrderId, status: order.status },
+    'order reached a final status',
+  );
+  if (order.sessionId) {
+    await ctx.store.sessions.transition(order.sessionId, {
+      from: ['open', 'paying'],
+      to: 'completed',
+    });
+  }
+  await enqueueOrderWebhook(ctx, order);
+  notifyOrder(ctx, order.id);
+}
+
+/** Folds one status response into the order; answers the order as it now stands. */
+export async function applyStatus(
+  ctx: Context,
+  order: Order,
+  result: StatusResponse,
+): Promise<Order> {
+  if (!PENDING_ORDER_STATUSES.includes(order.status)) return order;
+  const status = KNOWN.includes(result.status) ? (result.status as OrderStatus) : 'processing';
+  if (isFinalStatus(status)) {
+    return finalizeOrder(ctx, order, {
+      status,
+      gatewayOrderId: result.orderId,
+      reason: result.errorMessage,
+      errorCode: result.errorCode,
+    });
+  }
+  const flow = readFlow(order);
+  const t = result.threeDS ?? {};
+  let next: StoredAction = mapStatusToAction(
+    {
+      status,
+      threeDsServerTransId: t.serverTransId,
+      threeDsMethodUrl: t.methodUrl,
+      acsUrl: t.acsUrl,
+      creq: t.creq,
+      pareq: t.pareq,
+      md: t.md,
+      challengeWindowSize: t.challengeWindowSize,
+      html: t.html,
+      redirectTo: t.redirectTo,
+    },
+    {
+      returnUrl: returnUrlOf(ctx, order),
+      methodDone: order.threeDsCompInd !== null,
+      challengeWindowSize: flow.challengeWindowSize,
+    },
+  );
+  // A challenge we already answered may linger in the gateway's status for a moment.
+  const key = challengeKey(next);
+  if (key && flow.answered.includes(key)) next = WAIT;
+  const gatewayOrderId = !order.gatewayOrderId && result.orderId ? result.orderId : undefined;
+  if (status === order.status && sameAction(next, flow.next) && !gatewayOrderId) return order;
+  const write = await ctx.store.orders.transition(order.id, {
+    from: [order.status],
+    to: status,
+    version: order.version,
+    patch: {
+      nextAction: writeFlow({ ...flow, next }),
+      ...(gatewayOrderId ? { gatewayOrderId } : {}),
+      ...(t.serverTransId && !order.threeDsServerTransId
+        ? { threeDsServerTransId: t.serverTransId }
+        : {}),
+      ...(t.methodUrl && !order.threeDsMethodUrl ? { threeDsMethodUrl: t.methodUrl } : {}),
+    },
+  });
+  if (write.won && write.order) notifyOrder(ctx, order.id);
+  // Lost: someone else moved the order meanwhile; their version is the newer truth.
+  return write.order ?? order;
+}

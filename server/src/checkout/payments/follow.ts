@@ -1,0 +1,92 @@
+/**
+ * Following an order to its final status. The widget long-polls; we re-read the order from the
+ * store on every turn (a callback or a 3DS return may have landed on another instance) and ask
+ * the gateway only when nothing else told us, with a growing pause, never more often than the
+ * pause allows per order, and never while the next step is the browser's.
+ */
+import { once } from 'node:events';
+import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
+import { type Context, inScope } from '../context.js';
+import { applyStatus } from './apply-status.js';
+import { readFlow } from './flow-state.js';
+import { waitsOnBrowser } from './next-action.js';
+
+/** When this instance last asked the gateway about an order (ms since epoch). */
+const lastPolled = new WeakMap<Context, Map<string, number>>();
+
+function pollTimes(ctx: Context): Map<string, number> {
+  let map = lastPolled.get(ctx);
+  if (!map) {
+    map = new Map();
+    lastPolled.set(ctx, map);
+  }
+  return map;
+}
+
+export function isPending(order: Order): boolean {
+  return PENDING_ORDER_STATUSES.includes(order.status);
+}
+
+/** Nothing for the gateway to tell us: final, or waiting on the shopper's browser. */
+function settledForNow(order: Order): boolean {
+  return (
+    !isPending(order) || (order.status === 'processing' && waitsOnBrowser(readFlow(order).next))
+  );
+}
+
+/** Asks the gateway once (by orderid, or by client_orderid while we have none) and folds it in. */
+export async function pollOnce(ctx: Context, order: Order): Promise<Order> {
+  if (!isPending(order)) return order;
+  pollTimes(ctx).set(order.id, Date.now());
+  try {
+    const result = await inScope(ctx, { orderId: order.id }, () =>
+      ctx.gateway.status({
+        client_orderid: order.clientOrderId,
+        ...(order.gatewayOrderId ? { orderid: order.gatewayOrderId } : {}),
+      }),
+    );
+    return await applyStatus(ctx, order, result);
+  } catch (error) {
+    // A failed poll changes nothing: the next turn (or the reconciler) asks again.
+    ctx.logger.warn({ err: error, orderId: order.id }, 'status poll failed');
+    return order;
+  }
+}
+
+function sleepUntilNews(ctx: Context, orderId: string, ms: number): Promise<unknown> {
+  if (ms <= 0) return Promise.resolve();
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ms);
+  return once(ctx.events, `order:${orderId}`, { signal: abort.signal })
+    .catch(() => undefined)
+    .finally(() => clearTimeout(timer));
+}
+
+/**
+ * Answers the order as soon as it changed (a new status or a new next action) or `waitMs` passed.
+ * With `waitMs` 0 it still asks the gateway once, unless it was asked a moment ago.
+ */
+export async function followOrder(
+  ctx: Context,
+  orderId: string,
+  waitMs: number,
+): Promise<Order | null> {
+  const deadline = Date.now() + waitMs;
+  let order = await ctx.store.orders.get(orderId);
+  if (!order || settledForNow(order)) return order;
+  const startVersion = order.version;
+  const changed = (o: Order) => settledForNow(o) || o.version !== startVersion;
+  let pause = ctx.timing.pollMinMs;
+  for (;;) {
+    // `new`: the sale is still being sent by whoever claimed the session; do not race it.
+    const last = pollTimes(ctx).get(order.id) ?? 0;
+    if (order.status !== 'new' && Date.now() - last >= pause) order = await pollOnce(ctx, order);
+    if (changed(order)) return order;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0 || ctx.closing()) return order;
+    await sleepUntilNews(ctx, order.id, Math.min(pause, remaining));
+    pause = Math.min(Math.round(pause * 1.5), ctx.timing.pollMaxMs);
+    order = (await ctx.store.orders.get(orderId)) ?? order;
+    if (changed(order)) return order;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * Capture, void and return of a checkout order. Each is checked against the order as stored
+ * before any gateway call (a request the state forbids is a 409 naming the reason), recorded as a
+ * merchant operation, sent once, then followed through the status of the order's transaction
+ * until the gateway reports that operation final. The order's captured / returned / voided
+ * amounts move only when the gateway approved, exactly once (compare-and-set on the operation).
+ */
+import { randomUUID } from 'node:crypto';
+import { GatewayError } from '../../gateway/index.js';
+import { fromMinorUnits } from '../../signing/index.js';
+import type { MerchantOperation, MerchantOperationKind, Order } from '../../store/index.js';
+import { type Context, inScope } from '../context.js';
+import { HttpError } from '../errors.js';
+import { finalizeOperation } from '../operations-status.js';
+import { isFinalStatus } from './next-action.js';
+
+export type MoneyOpKind = 'capture' | 'void' | 'return';
+
+const conflict = (message: string) => new HttpError(409, 'conflict', message);
+
+/** Refuses what the order's state forbids; answers the amount (minor units) the op moves. */
+export function checkMoneyOp(
+  order: Order,
+  kind: MoneyOpKind,
+  requestedMinor: number | undefined,
+): number {
+  if (order.status !== 'approved') {
+    throw conflict(
+      `Order ${order.clientOrderId} is ${order.status}; only an approved order can be ${pastTense(kind)}`,
+    );
+  }
+  if (!order.gatewayOrderId)
+    throw conflict(`Order ${order.clientOrderId} has no gateway transaction`);
+  const held = order.intent === 'preauth' && order.voidedAt === null && order.capturedMinor === 0;
+  if (kind === 'capture') {
+    if (order.intent !== 'preauth')
+      throw conflict('Only a preauth can be captured; this order is a sale');
+    if (order.voidedAt)
+      throw conflict('The hold of this preauth was released; it cannot be captured');
+    if (order.capturedMinor > 0) throw conflict('This preauth was already captured');
+    const amount = requestedMinor ?? order.amountMinor;
+    if (amount <= 0)
+      throw new HttpError(400, 'validation', 'amount must be more than zero', 'amount');
+    if (amount > order.amountMinor) throw conflict('The capture amount exceeds the amount held');
+    return amount;
+  }
+  if (kind === 'void') {
+    if (order.intent !== 'preauth')
+      throw conflict('Only a preauth still holding funds can be voided; return a sale instead');
+    if (order.voidedAt) throw conflict('This preauth was already voided');
+    if (order.capturedMinor > 0)
+      throw conflict('This preauth was captured; return it instead of voiding');
+    return order.amountMinor;
+  }
+  if (order.voidedAt)
+    throw conflict('The hold of this preauth was released; nothing is left to return');
+  if (held) {
+    if (requestedMinor !== undefined && requestedMinor !== order.amountMinor) {
+      throw conflict('A return on an uncaptured preauth releases the whole hold; send no amount');
+    }
+    return order.amountMinor;
+  }
+  const settled = order.intent === 'sale' ? order.amountMinor : order.capturedMinor;
+  const remaining = settled - order.returnedMinor;
+  if (remaining <= 0) throw conflict('This order was already returned in full');
+  const amount = requestedMinor ?? remaining;
+  if (amount <= 0)
+    throw new HttpError(400, 'validation', 'amount must be more than zero', 'amount');
+  if (amount > remaining)
+    throw conflict(
+      `The return amount exceeds what remains settled (${fromMinorUnits(remaining, order.currency)})`,
+    );
+  return amount;
+}
+
+function pastTense(kind: MoneyOpKind): string {
+  return kind === 'capture' ? 'captured' : kind === 'void' ? 'voided' : 'returned';
+}
+
+export async function runMoneyOp(
+  ctx: Context,
+  order: Order,
+  kind: MoneyOpKind,
+  requestedMinor: number | undefined,
+): Promise<{ order: Order; operation: MerchantOperation }> {
+  const amountMinor = checkMoneyOp(order, kind, requestedMinor);
+  const releasesHold =
+    order.intent === 'preauth' && order.capturedMinor === 0 && kind !== 'capture';
+  const partial = kind !== 'void' && requestedMinor !== undefined && !releasesHold;
+  const operation = await ctx.store.operations.create({
+    kind: kind as MerchantOperationKind,
+    clientId: `${order.clientOrderId}:${kind}:${randomUUID()}`,
+    gatewayOrderId: order.gatewayOrderId,
+    amountMinor,
+    currency: order.currency,
+    data: { orderRowId: order.id, orderId: order.clientOrderId, releasesHold },
+  });
+  const request = {
+    client_orderid: order.clientOrderId,
+    orderid: order.gatewayOrderId as string,
+    ...(partial
+      ? { amount: fromMinorUnits(amountMinor, order.currency), currency: order.currency }
+      : {}),
+  };
+  try {
+    await inScope(ctx, { orderId: order.id, operationId: operation.id }, () =>
+      kind === 'capture'
+        ? ctx.gateway.capture(request)
+        : kind === 'void'
+          ? ctx.gateway.voidTransaction({
+              client_orderid: request.client_orderid,
+              orderid: request.orderid,
+            })
+          : ctx.gateway.returnTransaction(request),
+    );
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === 'gateway-validation') {
+      await finalizeOperation(ctx, operation, 'error', {
+        reason: error.errorMessage,
+        errorCode: error.errorCode,
+      });
+      throw conflict(`The gateway refused the ${kind}: ${error.errorMessage ?? 'no reason given'}`);
+    }
+    // Unknown outcome: keep the operation pending; the reconciler asks the gateway.
+    await ctx.store.operations.transition(operation.id, { from: ['new'], to: 'unknown' });
+    throw error;
+  }
+  const moved = await ctx.store.operations.transition(operation.id, {
+    from: ['new'],
+    to: 'processing',
+  });
+  const settled = await followMoneyOp(
+    ctx,
+    moved.operation ?? operation,
+    ctx.timing.operationFollowMs,
+  );
+  return { order: (await ctx.store.orders.get(order.id)) ?? order, operation: settled };
+}
+
+/** Polls the transaction's status until the gateway reports this operation final. */
+export async function followMoneyOp(
+  ctx: Context,
+  operation: MerchantOperation,
+  waitMs: number,
+): Promise<MerchantOperation> {
+  const deadline = Date.now() + waitMs;
+  let pause = Math.min(ctx.timing.pollMinMs, 500);
+  let current = operation;
+  for (;;) {
+    current = await pollMoneyOp(ctx, current);
+    if (isFinalStatus(current.status) || Date.now() + pause > deadline) return current;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(Math.round(pause * 1.5), ctx.timing.pollMaxMs);
+    current = (await ctx.store.operations.get(current.id)) ?? current;
+  }
+}
+
+export async function pollMoneyOp(
+  ctx: Context,
+  operation: MerchantOperation,
+): Promise<MerchantOperation> {
+  if (isFinalStatus(operation.status) || !operation.gatewayOrderId) return operation;
+  const orderId = String(operation.data.orderId ?? '');
+  try {
+    const status = await inScope(ctx, { operationId: operation.id }, () =>
+      ctx.gateway.status({ client_orderid: orderId, orderid: operation.gatewayOrderId as string }),
+    );
+    if (status.transactionType !== operation.kind || !isFinalStatus(status.status))
+      return operation;
+    return await settleMoneyOp(
+      ctx,
+      operation,
+      status.status,
+      status.errorMessage,
+      status.errorCode,
+    );
+  } catch (error) {
+    ctx.logger.warn({ err: error, operationId: operation.id }, 'operation status poll failed');
+    return operation;
+  }
+}
+
+export function settleMoneyOp(
+  ctx: Context,
+  operation: MerchantOperation,
+  status: string,
+  reason?: string,
+  errorCode?: string,
+): Promise<MerchantOperation> {
+  return finalizeOperation(ctx, operation, status, { reason, errorCode });
+}

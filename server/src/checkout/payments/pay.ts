@@ -1,0 +1,179 @@
+/**
+ * Paying a session: claim it (once: a double submit gets the same order back), send one sale or
+ * preauth per the session's intent, and answer the first next action. Amount, currency, intent
+ * and customer come from the session the merchant created; the browser brings only the card and
+ * its own fields. The card lives in this function's arguments and the gateway call, nowhere else.
+ *
+ * A timeout or a dropped answer leaves the order `unknown`: the sale may have happened, so it is
+ * never sent again; the follower and the reconciler ask the gateway by client_orderid instead.
+ */
+import type { BrowserInfo, CardInput } from '../../../../widget/src/api-types.js';
+import type { SaleRequest } from '../../gateway/index.js';
+import { GatewayError } from '../../gateway/index.js';
+import { fromMinorUnits } from '../../signing/index.js';
+import type { CheckoutSession, Order } from '../../store/index.js';
+import { type Context, inScope } from '../context.js';
+import { HttpError } from '../errors.js';
+import { finalizeOrder, returnUrlOf } from './apply-status.js';
+import { summarizeCard } from './card.js';
+import { readFlow, writeFlow } from './flow-state.js';
+import { followOrder } from './follow.js';
+
+/** What the backend takes from the HTTP request itself, not from the JSON body. */
+export interface BrowserRequestFacts {
+  ip: string;
+  acceptHeader: string;
+  userAgent: string;
+  /** The merchant page's exact origin, already checked against ALLOWED_ORIGINS. */
+  origin: string | null;
+}
+
+export function callbackUrl(ctx: Context): string {
+  return `${ctx.config.publicUrl}/callbacks/gateway`;
+}
+
+/** The EMV browser fields in the gateway's names (gateway-facts 1.3, 3DS 2 browser data). */
+export function browserFields(
+  browser: BrowserInfo,
+  facts: BrowserRequestFacts,
+): Record<string, string> {
+  return {
+    customer_browser_info: 'true',
+    customer_browser_accept_header: facts.acceptHeader,
+    customer_browser_user_agent: facts.userAgent,
+    customer_browser_java_enabled: String(browser.javaEnabled),
+    customer_browser_javascript_enabled: String(browser.javascriptEnabled),
+    customer_browser_accept_language: browser.language,
+    customer_browser_color_depth: String(browser.colorDepth),
+    customer_browser_screen_height: String(browser.screenHeight),
+    customer_browser_screen_width: String(browser.screenWidth),
+    customer_browser_time_zone: String(browser.timezoneOffset),
+    customer_browser_challenge_window_size: browser.challengeWindowSize,
+  };
+}
+
+const str = (value: unknown): string | undefined =>
+  typeof value === 'string' && value ? value : undefined;
+
+function saleRequest(
+  ctx: Context,
+  session: CheckoutSession,
+  order: Order,
+  card: CardInput,
+  browser: BrowserInfo,
+  facts: BrowserRequestFacts,
+): SaleRequest {
+  const c = session.customer;
+  return {
+    client_orderid: order.clientOrderId,
+    order_desc: session.description,
+    amount: fromMinorUnits(session.amountMinor, session.currency),
+    currency: session.currency,
+    redirect_url: returnUrlOf(ctx, order),
+    server_callback_url: callbackUrl(ctx),
+    ...(str(c.firstName) ? { first_name: str(c.firstName) } : {}),
+    ...(str(c.lastName) ? { last_name: str(c.lastName) } : {}),
+    address1: str(c.address1) ?? '',
+    city: str(c.city) ?? '',
+    ...(str(c.state) ? { state: str(c.state) } : {}),
+    zip_code: str(c.zipCode) ?? '',
+    country: str(c.country) ?? '',
+    phone: str(c.phone) ?? '',
+    email: str(c.email) ?? '',
+    ipaddress: facts.ip,
+    card_printed_name: card.holder,
+    credit_card_number: card.number,
+    expire_month: card.expMonth,
+    expire_year: card.expYear,
+    cvv2: card.cvc,
+    extra: browserFields(browser, facts),
+  } as SaleRequest;
+}
+
+/** How a failed sale leaves the order: refused for sure, or possibly done (unknown). */
+function outcomeOfFailure(error: unknown): {
+  status: 'error' | 'unknown';
+  reason: string;
+  errorCode?: string;
+} {
+  if (error instanceof GatewayError) {
+    if (error.code === 'gateway-validation') {
+      return {
+        status: 'error',
+        reason: error.errorMessage ?? 'Refused by the gateway',
+        errorCode: error.errorCode,
+      };
+    }
+    if (error.code === 'gateway-signature' || error.code === 'gateway-config') {
+      return { status: 'error', reason: 'The gateway refused our credentials' };
+    }
+  }
+  return { status: 'unknown', reason: 'The gateway did not answer; the outcome is being checked' };
+}
+
+export async function startPayment(
+  ctx: Context,
+  sessionId: string,
+  card: CardInput,
+  browser: BrowserInfo,
+  facts: BrowserRequestFacts,
+): Promise<Order> {
+  const summary = summarizeCard(card.number);
+  const claim = await ctx.store.sessions.claimForPayment(sessionId, {
+    merchantOrigin: facts.origin,
+    cardBrand: summary.brand,
+    cardLast4: summary.last4,
+    cardMasked: summary.masked,
+  });
+  if (!claim.won) {
+    if (claim.reason === 'not-found')
+      throw new HttpError(401, 'unauthorized', 'Unknown checkout session');
+    if (claim.reason === 'expired')
+      throw new HttpError(410, 'session-expired', 'The checkout session has expired');
+    // A double submit: the same order, whatever state it is in now.
+    if (claim.order) return claim.order;
+    throw new HttpError(409, 'conflict', `The checkout session is ${claim.session.state}`);
+  }
+  let order = claim.order;
+  // Remember the window size the widget asked for; gateways do not always name one.
+  const flow = readFlow(order);
+  const prepared = await ctx.store.orders.update(order.id, {
+    version: order.version,
+    patch: { nextAction: writeFlow({ ...flow, challengeWindowSize: browser.challengeWindowSize }) },
+  });
+  order = prepared.order ?? order;
+
+  const request = saleRequest(ctx, claim.session, order, card, browser, facts);
+  try {
+    const result = await inScope(ctx, { orderId: order.id }, () =>
+      claim.session.intent === 'preauth' ? ctx.gateway.preauth(request) : ctx.gateway.sale(request),
+    );
+    const moved = await ctx.store.orders.transition(order.id, {
+      from: ['new'],
+      to: 'processing',
+      patch: result.orderId ? { gatewayOrderId: result.orderId } : {},
+    });
+    order = moved.order ?? order;
+  } catch (error) {
+    const outcome = outcomeOfFailure(error);
+    ctx.logger.warn(
+      { err: error, orderId: order.id, outcome: outcome.status },
+      'sale request failed',
+    );
+    if (outcome.status === 'error') {
+      return finalizeOrder(ctx, order, {
+        status: 'error',
+        reason: outcome.reason,
+        errorCode: outcome.errorCode,
+      });
+    }
+    const moved = await ctx.store.orders.transition(order.id, {
+      from: ['new'],
+      to: 'unknown',
+      patch: { reason: outcome.reason },
+    });
+    return moved.order ?? order;
+  }
+  // One status call: most flows know their first step at once.
+  return (await followOrder(ctx, order.id, 0)) ?? order;
+}

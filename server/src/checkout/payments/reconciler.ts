@@ -1,0 +1,66 @@
+/**
+ * The reconciler: orders and operations left pending (a timeout or dropped answer left them
+ * `unknown`, a shopper walked away mid-3DS, an instance died) are resolved by asking the gateway
+ * their status by client_orderid (and orderid once known). Never by sending the sale again: a
+ * lost answer does not mean the gateway did nothing. An order the gateway has never heard of is
+ * closed as `error`, since its sale never arrived.
+ */
+import { GatewayError } from '../../gateway/index.js';
+import type { Order } from '../../store/index.js';
+import { type Context, inScope } from '../context.js';
+import { PENDING_OPERATION_STATUSES } from '../operations-status.js';
+import { applyStatus, finalizeOrder } from './apply-status.js';
+import { pollMoneyOp } from './money-ops.js';
+
+async function reconcileOrder(ctx: Context, order: Order): Promise<void> {
+  try {
+    const result = await inScope(ctx, { orderId: order.id }, () =>
+      ctx.gateway.status({
+        client_orderid: order.clientOrderId,
+        ...(order.gatewayOrderId ? { orderid: order.gatewayOrderId } : {}),
+      }),
+    );
+    await applyStatus(ctx, order, result);
+  } catch (error) {
+    if (
+      error instanceof GatewayError &&
+      error.code === 'gateway-validation' &&
+      !order.gatewayOrderId
+    ) {
+      ctx.logger.warn(
+        { orderId: order.id },
+        'the gateway has no transaction for this order; closing it as error',
+      );
+      await finalizeOrder(ctx, order, {
+        status: 'error',
+        reason: 'The payment request never reached the gateway',
+      });
+      return;
+    }
+    ctx.logger.warn({ err: error, orderId: order.id }, 'reconciliation status failed');
+  }
+}
+
+/** One pass over what is due; answers how many items were looked at. */
+export async function reconcileOnce(
+  ctx: Context,
+  olderThanSeconds = ctx.timing.reconcileAfterSeconds,
+): Promise<number> {
+  const orders = await ctx.store.orders.needingReconciliation({ olderThanSeconds, limit: 50 });
+  for (const order of orders) {
+    if (ctx.closing()) break;
+    await reconcileOrder(ctx, order);
+  }
+  const { rows } = await ctx.store.db.query<{ id: string }>(
+    `select id from merchant_operations
+     where status = any($1::text[]) and kind in ('capture', 'void', 'return')
+       and updated_at < now() - make_interval(secs => $2)
+     order by updated_at limit 50`,
+    [PENDING_OPERATION_STATUSES, olderThanSeconds],
+  );
+  for (const row of rows) {
+    const operation = await ctx.store.operations.get(row.id);
+    if (operation) await pollMoneyOp(ctx, operation);
+  }
+  return orders.length + rows.length;
+}

@@ -1,0 +1,176 @@
+/**
+ * `POST /return/{ref}`: each order's `redirect_url`, and the 3DS Method notification URL inside
+ * its threeDSMethodData. It tells apart what arrives by its fields:
+ *   threeDSMethodData            -> the 3DS Method finished (nothing to upload; the widget reports Y)
+ *   cres                         -> 3DS 2 challenge result: upload it
+ *   PaRes (+ MD)                 -> 3DS 1.0.2 result: upload it
+ *   status, orderid, control ... -> the gateway's final redirect: verify `control`, apply
+ * and answers the tiny page of page.ts. Replays, unknown refs and finished orders change nothing
+ * and say so.
+ */
+import express, { type Request, type Response, Router } from 'express';
+import type { ReturnMessage } from '../../../../widget/src/api-types.js';
+import { verifyControl } from '../../signing/index.js';
+import type { Order } from '../../store/index.js';
+import type { Context } from '../context.js';
+import { finalizeOrder } from '../payments/apply-status.js';
+import { isFinalStatus } from '../payments/next-action.js';
+import { submitChallengeAnswer } from '../payments/three-ds.js';
+import { RETURN_PAGE_CSP, renderReturnPage } from './page.js';
+
+const REF = /^[A-Za-z0-9_-]{16,100}$/;
+
+function pick(body: Record<string, unknown>, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = body[name];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
+export function returnRouter(ctx: Context): Router {
+  const router = Router();
+  // PaRes may be 10 kB of base64; nothing legitimate comes near 64 kB.
+  router.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 50 }));
+
+  const frameAncestors = ["'self'", ...ctx.config.allowedOrigins].join(' ');
+  const send = (
+    res: Response,
+    status: number,
+    order: Order | null,
+    type: ReturnMessage['type'],
+    text: string,
+    returnUrl: string | null,
+  ) => {
+    res.removeHeader('X-Frame-Options');
+    res.set('Content-Security-Policy', `${RETURN_PAGE_CSP}; frame-ancestors ${frameAncestors}`);
+    res.set('Cache-Control', 'no-store');
+    res
+      .status(status)
+      .type('html')
+      .send(
+        renderReturnPage({
+          message: { source: 'pay-checkout', type, orderId: order?.clientOrderId ?? '' },
+          origin: order ? order.merchantOrigin : null,
+          returnUrl,
+          text,
+        }),
+      );
+  };
+
+  const handle = async (req: Request, res: Response) => {
+    const ref = String(req.params.ref ?? '');
+    const body: Record<string, unknown> =
+      req.method === 'POST' && req.body && typeof req.body === 'object'
+        ? (req.body as Record<string, unknown>)
+        : {};
+    const order = REF.test(ref) ? await ctx.store.orders.getByReturnRef(ref) : null;
+    if (!order) {
+      send(res, 404, null, 'final', 'Unknown payment. Nothing was changed.', null);
+      return;
+    }
+    const session = order.sessionId ? await ctx.store.sessions.get(order.sessionId) : null;
+    const returnUrl = session?.returnUrl ?? null;
+    const finished = !['new', 'processing', 'unknown'].includes(order.status);
+    const log = ctx.logger.child({ orderId: order.id, requestId: res.locals.requestId });
+
+    const status = pick(body, 'status');
+    const control = pick(body, 'control');
+    if (status && control) {
+      const orderid = pick(body, 'orderid');
+      const clientOrderId = pick(body, 'client_orderid', 'merchant_order');
+      const genuine =
+        orderid !== undefined &&
+        clientOrderId === order.clientOrderId &&
+        (order.gatewayOrderId === null || order.gatewayOrderId === orderid) &&
+        verifyControl(
+          'final-notification',
+          { status, orderid, client_orderid: clientOrderId },
+          ctx.config.gateway.controlKey,
+          control,
+        );
+      if (!genuine) {
+        log.warn('final redirect with a bad control refused');
+        send(
+          res,
+          403,
+          null,
+          'final',
+          'This notification could not be verified. Nothing was changed.',
+          null,
+        );
+        return;
+      }
+      if (!finished && isFinalStatus(status)) {
+        const reason = pick(body, 'error_message');
+        await finalizeOrder(ctx, order, {
+          status,
+          gatewayOrderId: orderid,
+          reason: reason === 'null' ? undefined : reason,
+          errorCode: pick(body, 'error_code'),
+        });
+      }
+      send(res, 200, order, 'final', 'Payment finished. You can return to the shop.', returnUrl);
+      return;
+    }
+
+    const methodData = pick(body, 'threeDSMethodData');
+    if (methodData) {
+      send(
+        res,
+        200,
+        order,
+        'method-complete',
+        finished ? 'This payment is already finished.' : 'Verification step complete.',
+        returnUrl,
+      );
+      return;
+    }
+
+    const cres = pick(body, 'cres', 'cRes', 'CRes');
+    const paRes = pick(body, 'PaRes', 'paRes', 'pares');
+    if (cres || paRes) {
+      if (finished) {
+        send(
+          res,
+          200,
+          order,
+          'final',
+          'This payment is already finished. Nothing was changed.',
+          returnUrl,
+        );
+        return;
+      }
+      const outcome = await submitChallengeAnswer(
+        ctx,
+        order,
+        cres
+          ? { kind: 'cres', cres }
+          : { kind: 'pares', paRes: paRes as string, md: pick(body, 'MD', 'md') },
+      );
+      const text =
+        outcome === 'uploaded'
+          ? 'Verification complete. Finishing the payment...'
+          : outcome === 'replay'
+            ? 'This verification was already received. Nothing was changed.'
+            : 'No verification was expected for this payment. Nothing was changed.';
+      log.info({ outcome }, 'challenge result received');
+      send(res, 200, order, 'challenge-complete', text, returnUrl);
+      return;
+    }
+
+    // A bare GET (e.g. the shopper reloads the page): report where the order stands.
+    send(
+      res,
+      finished ? 200 : 400,
+      order,
+      'final',
+      finished ? 'Payment finished.' : 'Nothing to process here.',
+      returnUrl,
+    );
+  };
+
+  router.post('/:ref', handle);
+  router.get('/:ref', handle);
+  return router;
+}

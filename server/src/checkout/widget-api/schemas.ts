@@ -1,0 +1,81 @@
+/**
+ * Validation of what the widget sends (api-types.ts). Messages name the field and never echo the
+ * value: a card number must not come back in an error.
+ */
+import { z } from 'zod';
+
+export function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 32, 48];
+
+export const BrowserInfoSchema = z
+  .object({
+    colorDepth: z
+      .number()
+      .int()
+      .refine((v) => COLOR_DEPTHS.includes(v), 'must be one of 1, 4, 8, 15, 16, 24, 32, 48'),
+    javaEnabled: z.boolean(),
+    javascriptEnabled: z.literal(true),
+    language: z
+      .string()
+      .regex(/^[A-Za-z]{1,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 tag')
+      .max(8),
+    screenHeight: z.number().int().min(0).max(999999),
+    screenWidth: z.number().int().min(0).max(999999),
+    timezoneOffset: z.number().int().min(-840).max(840),
+    challengeWindowSize: z.enum(['01', '02', '03', '04', '05']),
+  })
+  .strict();
+
+export const CardInputSchema = z
+  .object({
+    number: z
+      .string()
+      .regex(/^\d{12,19}$/, 'must be 12 to 19 digits')
+      .refine(luhnValid, 'is not a valid card number'),
+    expMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 01 to 12'),
+    expYear: z.string().regex(/^20\d{2}$/, 'must be a four-digit year'),
+    cvc: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+    holder: z.string().trim().min(1, 'is required').max(128, 'must be at most 128 characters'),
+  })
+  .strict()
+  .superRefine((card, ctx) => {
+    const now = new Date();
+    const year = Number(card.expYear);
+    const month = Number(card.expMonth);
+    if (
+      year < now.getUTCFullYear() ||
+      (year === now.getUTCFullYear() && month < now.getUTCMonth() + 1)
+    ) {
+      ctx.addIssue({ code: 'custom', path: ['expYear'], message: 'the card has expired' });
+    }
+  });
+
+export const PayRequestSchema = z
+  .object({ card: CardInputSchema, browser: BrowserInfoSchema })
+  .strict();
+
+export const MethodResultSchema = z
+  .object({ threeDSCompInd: z.enum(['Y', 'N', 'U']), browser: BrowserInfoSchema })
+  .strict();
+
+export const CancelSchema = z
+  .object({ reason: z.enum(['challenge-cancelled', 'shopper-left']) })
+  .strict();
+
+export const NextQuerySchema = z
+  .object({
+    wait: z.coerce.number().min(0, 'must be 0 to 25').max(25, 'must be 0 to 25').default(0),
+  })
+  .strict();
