@@ -1,0 +1,55 @@
+/**
+ * The sandbox's own routes (not part of the gateway): the test-card table, and in dev mode a
+ * reset, fault switches and the callback log of an order.
+ */
+import express, { type Request, type Response, Router } from 'express';
+import type { Sandbox } from './context.js';
+import { FaultSettingsError, validateFaults } from './faults.js';
+import { TEST_CARDS } from './test-cards.js';
+
+export function adminRouter(sandbox: Sandbox): Router {
+  const router = Router();
+  router.use(express.json({ limit: '16kb' }));
+
+  router.get('/sandbox/test-cards', (_req, res) => {
+    res.json(TEST_CARDS);
+  });
+
+  const devOnly = (req: Request, res: Response, next: () => void) => {
+    if (sandbox.devMode) return next();
+    res.status(404).json({ error: `${req.path} is available only in dev mode` });
+  };
+
+  router.post('/sandbox/reset', devOnly, async (_req, res) => {
+    await sandbox.jobs.idle();
+    await sandbox.store.reset();
+    sandbox.faults.clear();
+    res.json({ reset: true });
+  });
+
+  router.get('/sandbox/faults', devOnly, (_req, res) => {
+    res.json(sandbox.faults.snapshot());
+  });
+
+  /** Body: `{ "endpointId": "1111" | "*", "latencyMs"?, "errorRate"?, "dropRate"?, ... }`. */
+  router.post('/sandbox/faults', devOnly, (req, res) => {
+    const { endpointId, ...settings } = (req.body ?? {}) as Record<string, unknown>;
+    const endpoint = typeof endpointId === 'string' ? endpointId : '*';
+    try {
+      sandbox.faults.set(endpoint, validateFaults(settings));
+    } catch (error) {
+      if (error instanceof FaultSettingsError) {
+        res.status(400).json({ error: error.message });
+        return;
+      }
+      throw error;
+    }
+    res.json(sandbox.faults.snapshot());
+  });
+
+  router.get('/sandbox/callbacks/:orderid', devOnly, async (req, res) => {
+    res.json(await sandbox.callbacks.list(String(req.params.orderid)));
+  });
+
+  return router;
+}

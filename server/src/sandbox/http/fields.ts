@@ -1,0 +1,152 @@
+/**
+ * The form body of a gateway call: parsed in order (OAuth signs the exact pairs), then read
+ * through typed accessors that refuse a missing or malformed field with a 400 naming it.
+ * Values are trimmed, as the gateway does ("leading and trailing whitespace ... omitted").
+ */
+import { type Param, toMinorUnits } from '../../signing/index.js';
+import { luhnValid } from '../test-cards.js';
+import { invalidField, missingField } from './errors.js';
+
+export function parseForm(text: string): Param[] {
+  return [...new URLSearchParams(text)];
+}
+
+export class Fields {
+  private readonly values = new Map<string, string>();
+
+  readonly raw: readonly Param[];
+
+  constructor(raw: readonly Param[]) {
+    this.raw = raw;
+    for (const [name, value] of raw) {
+      if (name.startsWith('oauth_')) continue;
+      if (this.values.has(name)) throw invalidField(name, 'appears more than once');
+      this.values.set(name, value.trim());
+    }
+  }
+
+  /** The value, or undefined when absent or empty. */
+  get(name: string): string | undefined {
+    const value = this.values.get(name);
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  /** The first present of several spellings (`client_orderid` / `client-order-id`). */
+  firstOf(names: readonly string[]): [string, string] | undefined {
+    for (const name of names) {
+      const value = this.get(name);
+      if (value !== undefined) return [name, value];
+    }
+    return undefined;
+  }
+
+  required(name: string, rule?: Rule): string {
+    const value = this.get(name);
+    if (value === undefined) throw missingField(name);
+    if (rule) check(name, value, rule);
+    return value;
+  }
+
+  optional(name: string, rule?: Rule): string | undefined {
+    const value = this.get(name);
+    if (value !== undefined && rule) check(name, value, rule);
+    return value;
+  }
+
+  /** One of several spellings, required; refused when two disagree. */
+  requiredAlias(names: readonly string[], rule?: Rule): string {
+    const present = names.filter((n) => this.has(n));
+    if (present.length === 0) throw missingField(names[0]!);
+    const value = this.get(present[0]!)!;
+    for (const other of present.slice(1)) {
+      if (this.get(other) !== value) throw invalidField(other, `disagrees with ${present[0]}`);
+    }
+    if (rule) check(present[0]!, value, rule);
+    return value;
+  }
+
+  optionalAlias(names: readonly string[], rule?: Rule): string | undefined {
+    return names.some((n) => this.has(n)) ? this.requiredAlias(names, rule) : undefined;
+  }
+
+  /** Refuses a field that must not be sent (void takes no amount). */
+  forbid(name: string, why: string): void {
+    if (this.values.has(name)) throw invalidField(name, why);
+  }
+}
+
+export interface Rule {
+  test: (value: string) => boolean;
+  what: string;
+}
+
+function check(name: string, value: string, rule: Rule): void {
+  if (!rule.test(value)) throw invalidField(name, `must be ${rule.what}`);
+}
+
+const pattern = (re: RegExp, what: string): Rule => ({ test: (v) => re.test(v), what });
+
+/** Text of `min`..`max` characters with no control characters (tab allowed when `tab`). */
+export function textRule(max: number, what: string, tab = false): Rule {
+  return {
+    test: (v) => {
+      if (v.length < 1 || v.length > max) return false;
+      for (let i = 0; i < v.length; i++) {
+        const code = v.charCodeAt(i);
+        if ((code < 0x20 && !(tab && code === 0x09)) || code === 0x7f) return false;
+      }
+      return true;
+    },
+    what,
+  };
+}
+
+export const RULES = {
+  id: pattern(/^[!-~]{1,128}$/, '1 to 128 printable characters'),
+  orderid: pattern(/^\d{1,20}$/, 'a numeric order id'),
+  currency: pattern(/^[A-Z]{3}$/, 'a three-letter ISO 4217 code'),
+  email: pattern(/^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/, 'an e-mail address'),
+  url: {
+    test: (v: string) => {
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && v.length <= 2048;
+      } catch {
+        return false;
+      }
+    },
+    what: 'an absolute http(s) URL',
+  } satisfies Rule,
+  pan: { test: luhnValid, what: 'a Luhn-valid card number of 12 to 19 digits' } satisfies Rule,
+  cvv: pattern(/^\d{3,4}$/, '3 or 4 digits'),
+  month: pattern(/^(0?[1-9]|1[0-2])$/, 'a month 1 to 12'),
+  year: pattern(/^(\d{2}|20\d{2})$/, 'a year (YY or YYYY)'),
+  name: textRule(128, '1 to 128 characters'),
+  text: textRule(1024, 'at most 1024 characters', true),
+  ip: pattern(/^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:.]{2,45})$/, 'an IPv4 or IPv6 address'),
+} as const;
+
+/** A decimal amount in major units, checked against the currency's decimals; minor units out. */
+export function amountMinor(fields: Fields, name: string, currency: string, allowZero = false) {
+  const value = fields.required(name);
+  let minor: number;
+  try {
+    minor = toMinorUnits(value, currency);
+  } catch (error) {
+    throw invalidField(name, (error as Error).message);
+  }
+  if (minor === 0 && !allowZero) throw invalidField(name, 'must be greater than zero');
+  return minor;
+}
+
+export function fourDigitYear(year: string): string {
+  return year.length === 2 ? `20${year}` : year;
+}
+
+export function twoDigitMonth(month: string): string {
+  return month.padStart(2, '0');
+}

@@ -1,0 +1,117 @@
+/**
+ * The sandbox's records. A transaction is stored whole as JSON (the sandbox's own shape, free to
+ * grow); the columns beside it in `sandbox_transactions` exist only for look-ups.
+ */
+
+export type TxStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
+
+export const FINAL_STATUSES: ReadonlySet<TxStatus> = new Set([
+  'approved',
+  'declined',
+  'error',
+  'filtered',
+]);
+
+export type TxKind =
+  | 'sale'
+  | 'preauth'
+  | 'account-verification'
+  | 'rebill'
+  | 'recurring'
+  | 'payout'
+  | 'transfer';
+
+/**
+ * Where a transaction is in its life. `processing` phases wait on a scheduled job; `awaiting-*`
+ * phases wait on the merchant or the shopper's browser.
+ */
+export type Phase =
+  | 'authorizing'
+  | 'awaiting-form'
+  | 'awaiting-method-result'
+  | 'authenticating'
+  | 'awaiting-challenge'
+  | 'awaiting-pares'
+  | 'completing'
+  | 'unknown'
+  | 'operation'
+  | 'registered'
+  | 'paying'
+  | 'done';
+
+export interface CardInfo {
+  bin: string;
+  lastFour: string;
+  brand: string;
+  holder: string;
+  expMonth: string;
+  expYear: string;
+}
+
+export interface ThreeDsState {
+  version: '2' | '1';
+  serverTransId: string;
+  acsTransId: string;
+  /** The ACS has a 3DS Method (the status response carries `three-ds-method-url`). */
+  hasMethod: boolean;
+  /** The ACS's method page was loaded for this transaction and notified the merchant. */
+  methodNotified?: boolean;
+  compInd?: 'Y' | 'N' | 'U';
+  challengeWindowSize?: string;
+  /** The ACS outcome, recorded when the shopper finishes the challenge; uploads must match it. */
+  acsResult?: 'Y' | 'N';
+  md?: string;
+  /** Bumped on each phase change, so a stale expiry job can tell it is stale. */
+  step: number;
+}
+
+/** A settled or pending management operation (capture, void, return, payout-pay). */
+export interface Operation {
+  type: string;
+  amountMinor: number;
+  status: TxStatus;
+  at: number;
+}
+
+export interface Transaction {
+  orderid: string;
+  endpointId: string;
+  clientOrderId: string;
+  kind: TxKind;
+  /** The status of the latest operation, as `status` reports it. */
+  status: TxStatus;
+  /** The latest operation: `sale`, `preauth`, `capture`, `void`, `return`, `payout`, ... */
+  transactionType: string;
+  phase: Phase;
+  scenario: string;
+  amountMinor: number;
+  currency: string;
+  /** Preauth: `held` until capture, void or return; `none` for everything else. */
+  hold: 'none' | 'held' | 'captured' | 'released';
+  /** Money settled (sale amount or captured amount) and returned so far, minor units. */
+  settledMinor: number;
+  returnedMinor: number;
+  pending?: { type: 'capture' | 'void' | 'return' | 'payout'; amountMinor: number };
+  operations: Operation[];
+  card?: CardInfo;
+  email?: string;
+  redirectUrl?: string;
+  callbackUrl?: string;
+  orderDesc?: string;
+  threeDs?: ThreeDsState;
+  errorMessage?: string;
+  errorCode?: string;
+  /** Hosted form: the opaque token of its page. */
+  formToken?: string;
+  viaForm?: boolean;
+  /** Request fingerprint for the duplicate-client_orderid policy. */
+  fingerprint: string;
+  /** Payout destination kind, transfer destination, recurring payment id: small extras. */
+  extra?: Record<string, string>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function isFinal(status: TxStatus): boolean {
+  return FINAL_STATUSES.has(status);
+}

@@ -1,0 +1,80 @@
+/**
+ * sale, preauth and account-verification (v2, control). Each answers at once with
+ * `async-response` / `processing`; the outcome follows the card's scenario through status and
+ * callbacks. 3-D Secure cards stop in a phase that waits on the browser (see three-ds.ts).
+ */
+import { amountMinor, type Fields, RULES } from '../http/fields.js';
+import type { Call, OperationDef } from '../http/operation.js';
+import type { TxKind } from '../model.js';
+import {
+  asyncResponse,
+  CLIENT_ORDER_ID,
+  cardScenario,
+  createTransaction,
+  readCard,
+  readCurrency,
+} from './common.js';
+
+/** Optional fields the gateway takes with a payment, validated when present. */
+export function readPaymentExtras(fields: Fields) {
+  fields.optional('ipaddress', RULES.ip);
+  for (const name of ['first_name', 'last_name', 'address1', 'city', 'zip_code', 'country']) {
+    fields.optional(name, RULES.name);
+  }
+  const orderDesc = fields.optional('order_desc', RULES.text);
+  const callbackUrl = fields.optional('server_callback_url', RULES.url);
+  return {
+    ...(orderDesc ? { orderDesc } : {}),
+    ...(callbackUrl ? { callbackUrl } : {}),
+  };
+}
+
+function cardPayment(path: string, kind: TxKind): OperationDef {
+  return {
+    path,
+    auth: 'control',
+    group: true,
+    async handle(call: Call) {
+      const { fields } = call;
+      const clientOrderId = fields.required('client_orderid', RULES.id);
+      const currency = readCurrency(fields);
+      const isVerification = kind === 'account-verification';
+      const minor = isVerification ? 0 : amountMinor(fields, 'amount', currency);
+      const email = fields.required('email', RULES.email);
+      const card = readCard(fields, { cvvRequired: true });
+      const redirectUrl = fields.required('redirect_url', RULES.url);
+      const extras = readPaymentExtras(fields);
+      if (isVerification) {
+        call.checkControl('account-verification', { client_orderid: clientOrderId, email });
+      } else {
+        call.checkControl(kind === 'sale' ? 'sale' : 'preauth', {
+          client_orderid: clientOrderId,
+          amount: fields.get('amount'),
+          currency,
+          email,
+        });
+      }
+      const { tx } = await createTransaction(call.sandbox, call.endpointId, {
+        kind,
+        transactionType: kind,
+        clientOrderId,
+        amountMinor: minor,
+        currency,
+        scenario: cardScenario(card, call.sandbox.clock.now()),
+        card: card.info,
+        email,
+        redirectUrl,
+        ...extras,
+      });
+      return asyncResponse(tx);
+    },
+  };
+}
+
+export const paymentOperations: OperationDef[] = [
+  cardPayment('api/v2/sale', 'sale'),
+  cardPayment('api/v2/preauth', 'preauth'),
+  cardPayment('api/v2/account-verification', 'account-verification'),
+];
+
+export { CLIENT_ORDER_ID };

@@ -1,0 +1,105 @@
+/**
+ * What a card does: a test card picks its scenario by PAN; any other Luhn-valid card follows the
+ * gateway sandbox's CVV rules (notes/gateway-facts.md 1.8).
+ */
+import { findTestCard, SANDBOX_OTP } from './test-cards.js';
+
+export type Outcome =
+  | { kind: 'approve' }
+  | { kind: 'decline'; code: string; message: string }
+  | { kind: 'error'; code: string; message: string }
+  | { kind: 'filtered'; code: string; message: string }
+  | { kind: 'unknown-then-approve' }
+  /** Stays `unknown` (CVV 217): the integration must cope with a transaction that never ends. */
+  | { kind: 'unknown' }
+  | {
+      kind: '3ds2';
+      method: 'notifies' | 'silent' | 'none';
+      challenge: boolean;
+      otp: string;
+    }
+  | { kind: '3ds1'; otp: string };
+
+export interface Scenario {
+  name: string;
+  outcome: Outcome;
+}
+
+const DECLINE_DO_NOT_HONOUR = { code: '05', message: 'Do not honour' };
+
+const BY_TEST_CARD: Record<string, Outcome> = {
+  approved: { kind: 'approve' },
+  declined: { kind: 'decline', ...DECLINE_DO_NOT_HONOUR },
+  'insufficient-funds': { kind: 'decline', code: '51', message: 'Insufficient funds' },
+  '3ds2-frictionless': { kind: '3ds2', method: 'notifies', challenge: false, otp: SANDBOX_OTP },
+  '3ds2-challenge': { kind: '3ds2', method: 'notifies', challenge: true, otp: SANDBOX_OTP },
+  '3ds2-challenge-no-method': { kind: '3ds2', method: 'none', challenge: true, otp: SANDBOX_OTP },
+  '3ds2-method-timeout': { kind: '3ds2', method: 'silent', challenge: false, otp: SANDBOX_OTP },
+  '3ds1': { kind: '3ds1', otp: SANDBOX_OTP },
+  error: { kind: 'error', code: '96', message: 'Processor system malfunction' },
+  filtered: { kind: 'filtered', code: '8881', message: 'Refused by the fraud filter' },
+  'unknown-then-approved': { kind: 'unknown-then-approve' },
+};
+
+/** The gateway sandbox's CVV rules, for Luhn-valid cards outside the table. */
+const BY_CVV: Record<string, Scenario> = {
+  '123': { name: 'cvv-approved', outcome: { kind: 'approve' } },
+  '1234': { name: 'cvv-approved', outcome: { kind: 'approve' } },
+  '111': { name: 'cvv-approved-without-3ds', outcome: { kind: 'approve' } },
+  // "3DS gates show the 3DS form, password `hint`".
+  '321': {
+    name: 'cvv-3ds',
+    outcome: { kind: '3ds2', method: 'none', challenge: true, otp: 'hint' },
+  },
+  '217': { name: 'cvv-unknown', outcome: { kind: 'unknown' } },
+  '101': {
+    name: 'cvv-declined-expired',
+    outcome: { kind: 'decline', code: '54', message: 'Expired card' },
+  },
+  '116': {
+    name: 'cvv-declined-insufficient-funds',
+    outcome: { kind: 'decline', code: '51', message: 'Insufficient funds' },
+  },
+  '119': {
+    name: 'cvv-declined-not-permitted',
+    outcome: { kind: 'decline', code: '57', message: 'Transaction not permitted to cardholder' },
+  },
+  '209': {
+    name: 'cvv-declined-pick-up',
+    outcome: { kind: 'decline', code: '43', message: 'Pick up card (stolen card)' },
+  },
+};
+
+export function scenarioFor(pan: string, cvv: string | undefined): Scenario {
+  const card = findTestCard(pan);
+  if (card) return { name: card.scenario, outcome: outcomeOf(card.scenario) };
+  const byCvv = cvv === undefined ? undefined : BY_CVV[cvv];
+  return byCvv ?? { name: 'cvv-declined', outcome: { kind: 'decline', ...DECLINE_DO_NOT_HONOUR } };
+}
+
+export function outcomeOf(name: string): Outcome {
+  const known = BY_TEST_CARD[name];
+  if (known) return known;
+  for (const scenario of Object.values(BY_CVV)) {
+    if (scenario.name === name) return scenario.outcome;
+  }
+  return { kind: 'decline', ...DECLINE_DO_NOT_HONOUR };
+}
+
+/** Without the shopper (rebill, recurring, payout to a card): 3DS does not apply. */
+export function merchantInitiatedOutcome(name: string): Outcome {
+  const outcome = outcomeOf(name);
+  if (outcome.kind === '3ds2' || outcome.kind === '3ds1') return { kind: 'approve' };
+  if (outcome.kind === 'unknown-then-approve') return { kind: 'approve' };
+  return outcome;
+}
+
+export function brandOf(pan: string): string {
+  if (/^4/.test(pan)) return 'VISA';
+  if (/^220[0-4]/.test(pan)) return 'MIR';
+  if (/^(5[1-5]|2[2-7])/.test(pan)) return 'MASTERCARD';
+  if (/^3[47]/.test(pan)) return 'AMEX';
+  if (/^(6011|65)/.test(pan)) return 'DISCOVER';
+  if (/^35/.test(pan)) return 'JCB';
+  return 'UNKNOWN';
+}

@@ -1,0 +1,59 @@
+/**
+ * Time, injectable. The sandbox never calls `Date.now()` or `setTimeout` directly: a system clock
+ * in production, a manual clock in tests that moves only when told to (`advance`), so delayed
+ * outcomes, 10-minute challenge expiry and monthly recurring charges are deterministic.
+ */
+
+export type TimerFn = () => void | Promise<void>;
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Runs `fn` after `delayMs`; returns a cancel function. */
+  setTimer(delayMs: number, fn: TimerFn): () => void;
+}
+
+export function systemClock(): Clock {
+  return {
+    now: () => Date.now(),
+    setTimer(delayMs, fn) {
+      const handle = setTimeout(() => void fn(), Math.max(0, delayMs));
+      // Pending jobs live in the database; a timer alone must not keep a process alive.
+      handle.unref();
+      return () => clearTimeout(handle);
+    },
+  };
+}
+
+export interface ManualClock extends Clock {
+  /** Moves time forward, running (and awaiting) every timer that falls due, in order. */
+  advance(ms: number): Promise<void>;
+}
+
+export function manualClock(start = Date.now()): ManualClock {
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { due: number; fn: TimerFn }>();
+  return {
+    now: () => now,
+    setTimer(delayMs, fn) {
+      const id = ++seq;
+      timers.set(id, { due: now + Math.max(0, delayMs), fn });
+      return () => timers.delete(id);
+    },
+    async advance(ms) {
+      const target = now + ms;
+      for (;;) {
+        let next: [number, { due: number; fn: TimerFn }] | undefined;
+        for (const entry of timers) {
+          if (entry[1].due <= target && (!next || entry[1].due < next[1].due)) next = entry;
+        }
+        if (!next) break;
+        timers.delete(next[0]);
+        now = Math.max(now, next[1].due);
+        await next[1].fn();
+      }
+      now = target;
+    },
+  };
+}

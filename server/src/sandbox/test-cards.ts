@@ -1,0 +1,155 @@
+/**
+ * The sandbox's test cards: one row per scenario, served at `GET /sandbox/test-cards`. Every PAN
+ * is Luhn-valid. Cards outside this table follow the gateway sandbox's CVV rules (scenarios.ts).
+ */
+
+export type ScenarioName =
+  | 'approved'
+  | 'declined'
+  | 'insufficient-funds'
+  | '3ds2-frictionless'
+  | '3ds2-challenge'
+  | '3ds2-challenge-no-method'
+  | '3ds2-method-timeout'
+  | '3ds1'
+  | 'error'
+  | 'filtered'
+  | 'unknown-then-approved';
+
+export interface TestCard {
+  scenario: ScenarioName;
+  pan: string;
+  cvv: string;
+  expMonth: string;
+  expYear: string;
+  /** The one-time code of the challenge, where there is one. */
+  otp: string | null;
+  description: string;
+}
+
+const EXP_MONTH = '12';
+const EXP_YEAR = '2030';
+/** The one-time code every sandbox challenge accepts. */
+export const SANDBOX_OTP = '1234';
+
+export const TEST_CARDS: readonly TestCard[] = [
+  {
+    scenario: 'approved',
+    pan: '4000000000000002',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description: 'Approved without 3-D Secure.',
+  },
+  {
+    scenario: 'declined',
+    pan: '4000000000000010',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description: 'Declined by the issuer (error-code 05, "Do not honour").',
+  },
+  {
+    scenario: 'insufficient-funds',
+    pan: '4000000000000028',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description: 'Declined: insufficient funds (error-code 51).',
+  },
+  {
+    scenario: '3ds2-frictionless',
+    pan: '4000000000000036',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description: '3DS 2: the 3DS Method runs and notifies; upload Y; approved without a challenge.',
+  },
+  {
+    scenario: '3ds2-challenge',
+    pan: '4000000000000044',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description:
+      '3DS 2: 3DS Method, then a challenge; the right code approves, a wrong one or Cancel declines.',
+  },
+  {
+    scenario: '3ds2-challenge-no-method',
+    pan: '4000000000000051',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description: '3DS 2 without a method URL: upload threeDSCompInd U, then a challenge.',
+  },
+  {
+    scenario: '3ds2-method-timeout',
+    pan: '4000000000000069',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description:
+      '3DS 2: the 3DS Method page never notifies; upload N after 10 s; approved frictionless.',
+  },
+  {
+    scenario: '3ds1',
+    pan: '4000000000000077',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description: '3DS 1.0.2: acs-url + pareq + md; the ACS posts PaRes + MD to TermUrl; upload it.',
+  },
+  {
+    scenario: 'error',
+    pan: '4000000000000085',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description: 'Ends in status error (processor failure, error-code 96).',
+  },
+  {
+    scenario: 'filtered',
+    pan: '4000000000000093',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description: 'Ends in status filtered (refused by the fraud filter).',
+  },
+  {
+    scenario: 'unknown-then-approved',
+    pan: '4000000000000101',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: null,
+    description: 'Reports status unknown for a while (about 3 processing delays), then approved.',
+  },
+];
+
+export function findTestCard(pan: string): TestCard | undefined {
+  return TEST_CARDS.find((card) => card.pan === pan);
+}
+
+export function luhnValid(pan: string): boolean {
+  if (!/^\d{12,19}$/.test(pan)) return false;
+  let sum = 0;
+  for (let i = 0; i < pan.length; i++) {
+    let digit = Number(pan[pan.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
