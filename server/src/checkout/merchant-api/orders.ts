@@ -101,12 +101,10 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
         const done = ['approved', 'declined', 'error', 'filtered'].includes(
           result.operation.status,
         );
-        res
-          .status(done ? 200 : 202)
-          .json({
-            order: merchantOrderView(result.order),
-            operation: operationView(result.operation),
-          });
+        res.status(done ? 200 : 202).json({
+          order: merchantOrderView(result.order),
+          operation: operationView(result.operation),
+        });
       },
     );
   moneyRoute('capture', 'Capture an approved preauth, in full or in part (body {amount?}).');

@@ -1,0 +1,141 @@
+/**
+ * Test stack: the sandbox gateway and the companion backend on real loopback HTTP (so the
+ * sandbox's callbacks and our return pages travel like in production), each with an in-memory
+ * PGlite store unless a store is given. Logs are captured for the no-card-data searches.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { CheckoutApp, CheckoutDeps } from '../../../server/src/checkout/app.js';
+import { createCheckoutApp } from '../../../server/src/checkout/app.js';
+import type { Timing } from '../../../server/src/checkout/context.js';
+import { createLogger } from '../../../server/src/checkout/logger.js';
+import type { CheckoutConfig } from '../../../server/src/config.js';
+import {
+  createSandboxApp,
+  type SandboxApp,
+  type SandboxOptions,
+} from '../../../server/src/sandbox/index.js';
+import { type CheckoutStore, openCheckoutStore } from '../../../server/src/store/index.js';
+
+export const MERCHANT_API_KEY = 'test-merchant-api-key-0123456789';
+export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789-abcdef';
+export const MERCHANT_ORIGIN = 'https://shop.example';
+
+export const FAST_TIMING: Partial<Timing> = {
+  pollMinMs: 40,
+  pollMaxMs: 150,
+  longPollMaxMs: 3_000,
+  operationFollowMs: 3_000,
+  webhookBackoffMs: 20,
+  webhookTimeoutMs: 2_000,
+};
+
+export async function listen(
+  handler?: Parameters<typeof createServer>[1],
+): Promise<{ server: Server; url: string }> {
+  const server = handler ? createServer(handler) : createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+export function closeServer(server: Server): Promise<void> {
+  server.closeAllConnections();
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+export interface Sandbox {
+  sandbox: SandboxApp;
+  server: Server;
+  origin: string;
+  gatewayUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await createSandboxApp({
+    processingDelayMs: 20,
+    callbacks: { baseDelayMs: 50, maxAttempts: 3, timeoutMs: 2_000 },
+    ...options,
+  });
+  const { server, url } = await listen(sandbox.app);
+  return {
+    sandbox,
+    server,
+    origin: url,
+    gatewayUrl: `${url}${sandbox.basePath}`,
+    async close() {
+      await closeServer(server);
+      await sandbox.close();
+    },
+  };
+}
+
+export interface Backend {
+  checkout: CheckoutApp;
+  store: CheckoutStore;
+  server: Server;
+  url: string;
+  config: CheckoutConfig;
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface BackendOptions extends Partial<Omit<CheckoutDeps, 'store'>> {
+  store?: CheckoutStore;
+  config?: Partial<CheckoutConfig>;
+}
+
+export async function startBackend(sb: Sandbox, options: BackendOptions = {}): Promise<Backend> {
+  const ownsStore = !options.store;
+  const store = options.store ?? (await openCheckoutStore({}));
+  const { server, url } = await listen();
+  const dev = sb.sandbox.devCredentials;
+  if (!dev) throw new Error('the sandbox runs without its dev merchant');
+  const config: CheckoutConfig = {
+    gateway: {
+      url: sb.gatewayUrl,
+      endpointId: dev.endpointId,
+      login: dev.login,
+      controlKey: dev.controlKey,
+      privateKeyFile: dev.privateKeyFile,
+    },
+    merchantApiKey: MERCHANT_API_KEY,
+    jwtSecret: JWT_SECRET,
+    publicUrl: url,
+    allowedOrigins: [MERCHANT_ORIGIN],
+    logLevel: 'debug',
+    ...options.config,
+  };
+  const logs: string[] = [];
+  const destination = new Writable({
+    write(chunk, _enc, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const logger = createLogger({ level: 'debug', destination });
+  const { config: _c, store: _s, ...deps } = options;
+  const checkout = createCheckoutApp(config, {
+    logger,
+    background: false,
+    ...deps,
+    store,
+    timing: { ...FAST_TIMING, ...options.timing },
+  });
+  server.on('request', checkout.app);
+  return {
+    checkout,
+    store,
+    server,
+    url,
+    config,
+    logs,
+    async close() {
+      await checkout.close();
+      await closeServer(server);
+      if (ownsStore) await store.close();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Every sandbox scenario, through the widget API alone, to its exact final status.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
+import { createSession, merchant, Shopper } from './shopper.js';
+
+const card = (scenario: string) => {
+  const found = TEST_CARDS.find((c) => c.scenario === scenario);
+  assert.ok(found, scenario);
+  return { pan: found.pan, cvv: found.cvv, otp: found.otp };
+};
+
+describe('sandbox scenarios through the widget API', () => {
+  let sb: Sandbox;
+  let be: Backend;
+  before(async () => {
+    sb = await startSandbox();
+    be = await startBackend(sb);
+  });
+  after(async () => {
+    await be.close();
+    await sb.close();
+  });
+
+  const expectations: [string, string, string[], { errorCode?: string }?][] = [
+    ['approved', 'approved', ['final']],
+    ['declined', 'declined', ['final'], { errorCode: '05' }],
+    ['insufficient-funds', 'declined', ['final'], { errorCode: '51' }],
+    ['3ds2-frictionless', 'approved', ['method', 'final']],
+    ['3ds2-challenge', 'approved', ['method', 'challenge', 'final']],
+    ['3ds2-challenge-no-method', 'approved', ['method-without-url', 'challenge', 'final']],
+    ['3ds2-method-timeout', 'approved', ['method', 'final']],
+    ['3ds1', 'approved', ['3ds1', 'final']],
+    ['error', 'error', ['final'], { errorCode: '96' }],
+    ['filtered', 'filtered', ['final']],
+    ['unknown-then-approved', 'approved', ['final']],
+  ];
+
+  for (const [scenario, status, steps, extra] of expectations) {
+    it(`${scenario} ends ${status}`, async () => {
+      const session = await createSession(be.url);
+      const shopper = new Shopper(be.url, session.token);
+      const final = await shopper.complete(card(scenario));
+      assert.equal(final.action, 'final');
+      assert.deepEqual(shopper.steps, steps);
+      assert.equal(final.order.status, status);
+      assert.equal(final.order.orderId, session.orderId);
+      assert.equal(final.order.amount, '10.42');
+      assert.equal(final.order.amountMinor, 1042);
+      assert.deepEqual(final.order.card, {
+        brand: 'VISA',
+        last4: card(scenario).pan.slice(-4),
+        masked: `400000******${card(scenario).pan.slice(-4)}`,
+      });
+      if (extra?.errorCode) assert.equal(final.order.errorCode, extra.errorCode);
+      const view = await shopper.call('GET', '/session');
+      assert.equal(view.body.state, 'completed');
+      const order = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
+      assert.equal(order.body.status, status);
+    });
+  }
+
+  it('a wrong one-time code declines the 3DS 2 challenge', async () => {
+    const session = await createSession(be.url);
+    const shopper = new Shopper(be.url, session.token);
+    const final = await shopper.complete(card('3ds2-challenge'), undefined, { otp: '0000' });
+    assert.equal(final.order.status, 'declined');
+  });
+
+  it('cancel on the 3DS 1.0.2 page declines', async () => {
+    const session = await createSession(be.url);
+    const shopper = new Shopper(be.url, session.token);
+    const final = await shopper.complete(card('3ds1'), undefined, { cancel: true });
+    assert.equal(final.order.status, 'declined');
+  });
+
+  it('a preauth session authorises with the preauth intent', async () => {
+    const session = await createSession(be.url, { intent: 'preauth' });
+    const shopper = new Shopper(be.url, session.token);
+    const final = await shopper.complete(card('3ds2-challenge'));
+    assert.equal(final.order.status, 'approved');
+    assert.equal(final.order.intent, 'preauth');
+  });
+});
