@@ -7,8 +7,9 @@ import { fakePages } from './test/widget/helpers/fake-pages.mjs';
 export default {
   files: 'test/widget/**/*.test.ts',
   nodeResolve: { exportConditions: ['production'] },
-  // 2 shared cores: one browser, two test files at a time.
-  concurrency: 2,
+  // One test file at a time: the tests use real keyboard focus (sendKeys), which only the
+  // focused page gets, and the machine's 2 cores are shared.
+  concurrency: 1,
   concurrentBrowsers: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 8000 } },

@@ -1,9 +1,19 @@
 import { expect } from '@open-wc/testing';
 import { BRANDS, cvcLength, detectBrand, maxDigits } from '../../widget/src/card/brands.js';
 import { expiryProblem, parseExpiry } from '../../widget/src/card/expiry.js';
-import { caretAfterDigits, digitsOnly, formatCardNumber, formatExpiry } from '../../widget/src/card/format.js';
+import {
+  caretAfterDigits,
+  digitsOnly,
+  formatCardNumber,
+  formatExpiry,
+} from '../../widget/src/card/format.js';
 import { luhnValid } from '../../widget/src/card/luhn.js';
-import { cvcProblem, nameProblem, numberProblem, validateCard } from '../../widget/src/card/validate.js';
+import {
+  cvcProblem,
+  nameProblem,
+  numberProblem,
+  validateCard,
+} from '../../widget/src/card/validate.js';
 
 describe('luhn', () => {
   const cases: [string, boolean][] = [
@@ -16,7 +26,8 @@ describe('luhn', () => {
     ['', false],
     ['4242 4242', false],
   ];
-  for (const [n, ok] of cases) it(`${JSON.stringify(n)} -> ${ok}`, () => expect(luhnValid(n)).to.equal(ok));
+  for (const [n, ok] of cases)
+    it(`${JSON.stringify(n)} -> ${ok}`, () => expect(luhnValid(n)).to.equal(ok));
 });
 
 describe('brands', () => {
@@ -48,7 +59,17 @@ describe('brands', () => {
   }
   it('covers the nine brands', () => {
     expect(BRANDS.map((b) => b.id).sort()).to.deep.equal(
-      ['amex', 'diners', 'discover', 'jcb', 'maestro', 'mastercard', 'mir', 'unionpay', 'visa'].sort(),
+      [
+        'amex',
+        'diners',
+        'discover',
+        'jcb',
+        'maestro',
+        'mastercard',
+        'mir',
+        'unionpay',
+        'visa',
+      ].sort(),
     );
     expect(new Set(cards.map((c) => c[1])).size).to.equal(9);
   });
@@ -75,7 +96,8 @@ describe('brands', () => {
     ['1', undefined],
     ['', undefined],
   ];
-  for (const [p, brand] of prefixes) it(`prefix "${p}" -> ${brand}`, () => expect(detectBrand(p)?.id).to.equal(brand));
+  for (const [p, brand] of prefixes)
+    it(`prefix "${p}" -> ${brand}`, () => expect(detectBrand(p)?.id).to.equal(brand));
 
   it('security code length per brand', () => {
     expect(cvcLength(detectBrand('37'))).to.equal(4);
@@ -124,7 +146,8 @@ describe('formatting', () => {
     ['12/305', false, '12/30'],
   ];
   for (const [input, deleting, out] of expiry) {
-    it(`expiry "${input}"${deleting ? ' (deleting)' : ''} -> "${out}"`, () => expect(formatExpiry(input, deleting)).to.equal(out));
+    it(`expiry "${input}"${deleting ? ' (deleting)' : ''} -> "${out}"`, () =>
+      expect(formatExpiry(input, deleting)).to.equal(out));
   }
 });
 
@@ -142,7 +165,8 @@ describe('expiry', () => {
     ['12/46', undefined],
     ['', 'required'],
   ];
-  for (const [v, problem] of cases) it(`"${v}" in June 2026 -> ${problem}`, () => expect(expiryProblem(v, now)).to.equal(problem));
+  for (const [v, problem] of cases)
+    it(`"${v}" in June 2026 -> ${problem}`, () => expect(expiryProblem(v, now)).to.equal(problem));
   it('parses month and four-digit year', () => {
     expect(parseExpiry('07/31')).to.deep.equal({ month: '07', year: '2031' });
     expect(parseExpiry('7/31')).to.equal(undefined);
@@ -152,8 +176,15 @@ describe('expiry', () => {
 describe('validateCard', () => {
   const now = new Date(2026, 5, 15);
   it('returns one problem per bad field', () => {
-    expect(validateCard({ number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Ada' }, now)).to.deep.equal({});
-    expect(validateCard({ number: '4242', expiry: '01/20', cvc: '', name: ' ' }, now)).to.deep.equal({
+    expect(
+      validateCard(
+        { number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: 'Ada' },
+        now,
+      ),
+    ).to.deep.equal({});
+    expect(
+      validateCard({ number: '4242', expiry: '01/20', cvc: '', name: ' ' }, now),
+    ).to.deep.equal({
       number: 'invalid',
       expiry: 'past',
       cvc: 'required',

@@ -24,7 +24,9 @@ describe('<pay-checkout> form', () => {
     const [req] = m.backend.requests('GET /widget/session');
     expect(req!.headers.authorization).to.equal('Bearer tok-123');
     expect(req!.headers.accept).to.equal('application/json');
-    expect(m.of('pay-ready')).to.deep.equal([{ orderId: 'order-1042', amount: '10.42', currency: 'EUR', mode: 'direct' }]);
+    expect(m.of('pay-ready')).to.deep.equal([
+      { orderId: 'order-1042', amount: '10.42', currency: 'EUR', mode: 'direct' },
+    ]);
     expect(m.of('pay-status')).to.deep.equal([{ step: 'loading' }, { step: 'ready' }]);
     for (const e of m.events) {
       expect(e.bubbles, e.type).to.equal(true);
@@ -57,7 +59,9 @@ describe('<pay-checkout> form', () => {
     expect(m.$('label[for="in-number"]').textContent!.trim()).to.equal('Номер карты');
     expect(m.$('label[for="in-cvc"]').textContent!.trim()).to.equal('Код безопасности');
     const text = payButton(m).textContent!.trim().replace(/\s/g, ' ');
-    expect(text).to.equal(`Оплатить ${new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'EUR' }).format(10.42).replace(/\s/g, ' ')}`);
+    expect(text).to.equal(
+      `Оплатить ${new Intl.NumberFormat('ru-RU', { style: 'currency', currency: 'EUR' }).format(10.42).replace(/\s/g, ' ')}`,
+    );
     expect(text).to.match(/^Оплатить 10,42 €$/);
   });
 
@@ -135,7 +139,9 @@ describe('<pay-checkout> form', () => {
     expect(m.$('[role="status"]').textContent).to.equal(
       'Please correct 4 field(s): Card number, Expiry date, Security code, Name on card.',
     );
-    expect(m.of('pay-error')).to.deep.equal([{ code: 'validation', message: errs.number, field: 'number' }]);
+    expect(m.of('pay-error')).to.deep.equal([
+      { code: 'validation', message: errs.number, field: 'number' },
+    ]);
     expect(m.backend.requests('POST /widget/pay')).to.have.length(0);
     expect(m.of('pay-submit')).to.have.length(0);
   });
@@ -160,8 +166,16 @@ describe('<pay-checkout> form', () => {
   it('sends exactly the card and browser fields, disables the form and refuses a second submit', async () => {
     m = await mount();
     let release: () => void = () => {};
-    m.backend.on('POST /widget/pay', () => new Promise((r) => (release = () => r({ json: finalApproved() }))));
-    await fillCard(m, { number: '4242 4242 4242 4242', expiry: '12/30', cvc: '123', name: '  Ada Lovelace ' });
+    m.backend.on(
+      'POST /widget/pay',
+      () => new Promise((r) => (release = () => r({ json: finalApproved() }))),
+    );
+    await fillCard(m, {
+      number: '4242 4242 4242 4242',
+      expiry: '12/30',
+      cvc: '123',
+      name: '  Ada Lovelace ',
+    });
     payButton(m).click();
     await m.backend.waitFor('POST /widget/pay');
     await m.el.updateComplete;
@@ -177,7 +191,13 @@ describe('<pay-checkout> form', () => {
     expect(req!.headers['content-type']).to.equal('application/json');
     expect(req!.headers.authorization).to.equal('Bearer tok-123');
     expect(req!.body).to.deep.equal({
-      card: { number: '4242424242424242', expMonth: '12', expYear: '2030', cvc: '123', holder: 'Ada Lovelace' },
+      card: {
+        number: '4242424242424242',
+        expMonth: '12',
+        expYear: '2030',
+        cvc: '123',
+        holder: 'Ada Lovelace',
+      },
       browser: {
         colorDepth: [1, 4, 8, 15, 16, 24, 32, 48].filter((d) => d <= screen.colorDepth).at(-1),
         javaEnabled: false,
@@ -186,7 +206,8 @@ describe('<pay-checkout> form', () => {
         screenHeight: screen.height,
         screenWidth: screen.width,
         timezoneOffset: new Date().getTimezoneOffset(),
-        challengeWindowSize: innerWidth < 460 ? '05' : innerWidth >= 600 && innerHeight >= 700 ? '03' : '02',
+        challengeWindowSize:
+          innerWidth < 460 ? '05' : innerWidth >= 600 && innerHeight >= 700 ? '03' : '02',
       },
     });
     expect(m.of('pay-submit')).to.deep.equal([{ mode: 'direct', brand: 'visa', last4: '4242' }]);
@@ -205,7 +226,9 @@ describe('<pay-checkout> form', () => {
     ]);
     expect(m.$('[part="result"] h2').textContent).to.equal('Payment approved');
     expect(m.root.activeElement).to.equal(m.$('[part="result"] h2'));
-    expect(m.$('[role="status"]').textContent).to.equal('Payment approved. €10.42 paid with 424242******4242.');
+    expect(m.$('[role="status"]').textContent).to.equal(
+      'Payment approved. €10.42 paid with 424242******4242.',
+    );
     // No card data left in the element, in storage or in any event.
     expect(m.root.querySelector('input')).to.equal(null);
     expect(JSON.stringify(m.events)).not.to.contain('4242424242424242');
@@ -219,7 +242,9 @@ describe('<pay-checkout> form', () => {
     await fillCard(m);
     m.el.submit();
     await m.until('pay-success');
-    const body = m.backend.requests('POST /widget/pay')[0]!.body as { browser: { challengeWindowSize: string } };
+    const body = m.backend.requests('POST /widget/pay')[0]!.body as {
+      browser: { challengeWindowSize: string };
+    };
     expect(body.browser.challengeWindowSize).to.equal('04');
   });
 
@@ -227,47 +252,75 @@ describe('<pay-checkout> form', () => {
     m = await mount();
     m.backend.on(
       'POST /widget/pay',
-      { status: 400, json: { error: { code: 'validation', message: 'Card number refused by the bank.', field: 'card.number' } } },
+      {
+        status: 400,
+        json: {
+          error: {
+            code: 'validation',
+            message: 'Card number refused by the bank.',
+            field: 'card.number',
+          },
+        },
+      },
       { json: finalApproved() },
     );
     await fillCard(m);
     m.el.submit();
     await m.until('pay-error');
     await m.el.updateComplete;
-    expect(m.of('pay-error')).to.deep.equal([{ code: 'validation', message: 'Card number refused by the bank.', field: 'number' }]);
+    expect(m.of('pay-error')).to.deep.equal([
+      { code: 'validation', message: 'Card number refused by the bank.', field: 'number' },
+    ]);
     expect(m.$('#err-number').textContent).to.equal('Card number refused by the bank.');
     expect(m.$('fieldset').hasAttribute('disabled')).to.equal(false);
     expect(m.root.activeElement).to.equal(m.input('number'));
     typeInto(m.input('number'), '5555 5555 5555 4444');
     m.el.submit();
     await m.until('pay-success');
-    expect((m.backend.requests('POST /widget/pay')[1]!.body as { card: { number: string } }).card.number).to.equal('5555555555554444');
+    expect(
+      (m.backend.requests('POST /widget/pay')[1]!.body as { card: { number: string } }).card.number,
+    ).to.equal('5555555555554444');
   });
 
   it('HTTP 401 ends with pay-error session-expired', async () => {
     m = await mount();
-    m.backend.on('POST /widget/pay', { status: 401, json: { error: { code: 'unauthorized', message: 'token expired' } } });
+    m.backend.on('POST /widget/pay', {
+      status: 401,
+      json: { error: { code: 'unauthorized', message: 'token expired' } },
+    });
     await fillCard(m);
     m.el.submit();
     await m.until('pay-error');
     await m.el.updateComplete;
-    expect(m.of('pay-error')).to.deep.equal([{ code: 'session-expired', message: 'token expired' }]);
-    expect(m.$('[part="result"] p').textContent).to.equal('This checkout has expired. Please reload the page.');
+    expect(m.of('pay-error')).to.deep.equal([
+      { code: 'session-expired', message: 'token expired' },
+    ]);
+    expect(m.$('[part="result"] p').textContent).to.equal(
+      'This checkout has expired. Please reload the page.',
+    );
   });
 
   it('an expired session shows the error without a form', async () => {
     m = await mount({ noSession: true, ready: false });
     // mount with a session answer queued after creation
     m.stop();
-    m = await mount({ backend: m.backend.on('GET /widget/session', { json: sessionView({ state: 'expired' }) }), ready: false });
+    m = await mount({
+      backend: m.backend.on('GET /widget/session', { json: sessionView({ state: 'expired' }) }),
+      ready: false,
+    });
     await m.until('pay-error');
-    expect(m.of('pay-error')).to.deep.equal([{ code: 'session-expired', message: 'session expired' }]);
+    expect(m.of('pay-error')).to.deep.equal([
+      { code: 'session-expired', message: 'session expired' },
+    ]);
   });
 
   it('a declined final gives pay-declined with the gateway reason', async () => {
     m = await mount();
     m.backend.on('POST /widget/pay', {
-      json: { action: 'final', order: order({ status: 'declined', reason: 'Insufficient funds', errorCode: '51' }) },
+      json: {
+        action: 'final',
+        order: order({ status: 'declined', reason: 'Insufficient funds', errorCode: '51' }),
+      },
     });
     await fillCard(m);
     m.el.submit();
@@ -277,18 +330,26 @@ describe('<pay-checkout> form', () => {
       { orderId: 'order-1042', status: 'declined', reason: 'Insufficient funds', errorCode: '51' },
     ]);
     expect(m.$('[part="result"] h2').textContent).to.equal('Payment declined');
-    expect(m.of('pay-status').at(-1)).to.deep.equal({ step: 'final', orderId: 'order-1042', status: 'declined' });
+    expect(m.of('pay-status').at(-1)).to.deep.equal({
+      step: 'final',
+      orderId: 'order-1042',
+      status: 'declined',
+    });
   });
 
   it('filtered and error finals are declines too', async () => {
     for (const status of ['filtered', 'error'] as const) {
       m?.stop();
       m = await mount();
-      m.backend.on('POST /widget/pay', { json: { action: 'final', order: order({ status, reason: 'Fraud filter' }) } });
+      m.backend.on('POST /widget/pay', {
+        json: { action: 'final', order: order({ status, reason: 'Fraud filter' }) },
+      });
       await fillCard(m);
       m.el.submit();
       await m.until('pay-declined');
-      expect(m.of('pay-declined')).to.deep.equal([{ orderId: 'order-1042', status, reason: 'Fraud filter' }]);
+      expect(m.of('pay-declined')).to.deep.equal([
+        { orderId: 'order-1042', status, reason: 'Fraud filter' },
+      ]);
     }
   });
 
@@ -310,7 +371,13 @@ describe('<pay-checkout> form', () => {
       await sendKeys({ press: 'Tab' });
       order_.push(m.root.activeElement!);
     }
-    expect(order_).to.deep.equal([m.input('number'), m.input('expiry'), m.input('cvc'), m.input('name'), payButton(m)]);
+    expect(order_).to.deep.equal([
+      m.input('number'),
+      m.input('expiry'),
+      m.input('cvc'),
+      m.input('name'),
+      payButton(m),
+    ]);
   });
 
   it('reset() clears the fields and errors', async () => {
@@ -327,7 +394,7 @@ describe('<pay-checkout> form', () => {
   });
 
   it('has no axe-core violations: empty, with errors, and in Russian', async () => {
-    for (const attrs of [{}, { locale: 'ru' }]) {
+    for (const attrs of [{}, { locale: 'ru' }] as Record<string, string>[]) {
       m?.stop();
       m = await mount({ attrs });
       let res = await axe.run(m.el);
@@ -342,14 +409,23 @@ describe('<pay-checkout> form', () => {
 
   it('hosted mode: one button, POST /widget/hosted, pay-redirect, then navigation', async () => {
     m = await mount({ attrs: { mode: 'hosted' } });
-    m.backend.on('POST /widget/hosted', { json: { action: 'redirect', order: order(), url: 'https://gateway.example/hpp/abc' } });
+    m.backend.on('POST /widget/hosted', {
+      json: { action: 'redirect', order: order(), url: 'https://gateway.example/hpp/abc' },
+    });
     expect(m.root.querySelector('input')).to.equal(null);
-    expect(m.of('pay-ready')[0]).to.deep.equal({ orderId: 'order-1042', amount: '10.42', currency: 'EUR', mode: 'hosted' });
+    expect(m.of('pay-ready')[0]).to.deep.equal({
+      orderId: 'order-1042',
+      amount: '10.42',
+      currency: 'EUR',
+      mode: 'hosted',
+    });
     payButton(m).click();
     await m.until('pay-redirect');
     expect(m.backend.requests('POST /widget/hosted')[0]!.body).to.equal(undefined);
     expect(m.of('pay-submit')).to.deep.equal([{ mode: 'hosted', brand: null }]);
-    expect(m.of('pay-redirect')).to.deep.equal([{ url: 'https://gateway.example/hpp/abc', reason: 'hosted' }]);
+    expect(m.of('pay-redirect')).to.deep.equal([
+      { url: 'https://gateway.example/hpp/abc', reason: 'hosted' },
+    ]);
     expect(m.navigations).to.deep.equal(['https://gateway.example/hpp/abc']);
   });
 });

@@ -23,9 +23,10 @@ export const BASE_PATH = '/fake-backend';
 export class FakeBackend {
   readonly calls: Recorded[] = [];
   private queues = new Map<string, Answer[]>();
+  private served = new Map<string, number>();
   private waiters: { key: string; resolve: () => void }[] = [];
 
-  /** Queue answers for "METHOD /path" (no query); the last one repeats when the queue runs dry. */
+  /** Queue answers for "METHOD /path" (no query), one per request; the last one repeats. */
   on(route: string, ...answers: Answer[]): this {
     this.queues.set(route, [...(this.queues.get(route) ?? []), ...answers]);
     return this;
@@ -61,9 +62,14 @@ export class FakeBackend {
     this.calls.push(rec);
     const key = `${rec.method} ${url.pathname.slice(BASE_PATH.length)}`;
     for (const w of this.waiters.splice(0)) w.resolve();
-    const queue = this.queues.get(key);
-    let answer: Answer | undefined = queue && queue.length > 1 ? queue.shift() : queue?.[0];
-    if (!answer) return json(500, { error: { code: 'internal', message: `fake backend: no answer for ${key}` } });
+    const queue = this.queues.get(key) ?? [];
+    const n = this.served.get(key) ?? 0;
+    this.served.set(key, n + 1);
+    let answer: Answer | undefined = queue[Math.min(n, queue.length - 1)];
+    if (!answer)
+      return json(500, {
+        error: { code: 'internal', message: `fake backend: no answer for ${key}` },
+      });
     while (typeof answer === 'function') answer = await answer(rec);
     if ('networkError' in answer) throw new TypeError('Failed to fetch');
     return json(answer.status ?? 200, answer.json);
@@ -71,7 +77,10 @@ export class FakeBackend {
 }
 
 function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
 
 export const ORDER_ID = 'order-1042';

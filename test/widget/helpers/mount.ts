@@ -55,12 +55,18 @@ export interface MountOptions {
 
 export async function mount(opts: MountOptions = {}): Promise<Mounted> {
   const backend = opts.backend ?? new FakeBackend();
-  if (!opts.noSession && !backend.requests('GET /widget/session').length) backend.on('GET /widget/session', { json: sessionView() });
+  if (!opts.noSession && !backend.requests('GET /widget/session').length)
+    backend.on('GET /widget/session', { json: sessionView() });
   const clock = new FakeClock();
   const events: Recorded[] = [];
   const waiters: (() => void)[] = [];
   const listener = (e: Event) => {
-    events.push({ type: e.type, detail: (e as CustomEvent).detail, bubbles: e.bubbles, composed: e.composed });
+    events.push({
+      type: e.type,
+      detail: (e as CustomEvent).detail,
+      bubbles: e.bubbles,
+      composed: e.composed,
+    });
     for (const w of waiters.splice(0)) w();
   };
   // Listening on document proves the events bubble out of the shadow root (composed).
@@ -80,7 +86,13 @@ export async function mount(opts: MountOptions = {}): Promise<Mounted> {
       topForms.push({ action: form.action, target: form.target, method: form.method, fields });
     },
   };
-  for (const [k, v] of Object.entries({ backend: BACKEND, session: 'tok-123', locale: 'en', ...opts.attrs })) el.setAttribute(k, v);
+  for (const [k, v] of Object.entries({
+    backend: BACKEND,
+    session: 'tok-123',
+    locale: 'en',
+    ...opts.attrs,
+  }))
+    el.setAttribute(k, v);
   await fixture(html`<div></div>`).then((host) => host.append(el));
   await el.updateComplete;
   const count = (type: string) => events.filter((e) => e.type === type).length;

@@ -1,0 +1,638 @@
+import { expect } from '@open-wc/testing';
+import { sendKeys, setViewport } from '@web/test-runner-commands';
+import type { NextAction } from '../../widget/src/api-types.js';
+import { CHALLENGE_TIMEOUT_MS } from '../../widget/src/three-ds/constants.js';
+import {
+  finalApproved,
+  finalDeclined,
+  ORDER_ID,
+  order,
+  sessionView,
+} from './helpers/fake-backend.js';
+import { flush } from './helpers/fake-clock.js';
+import { b64url, nextReturnPosted, receivedBy, waitUntil } from './helpers/frames.js';
+import { BACKEND, fillCard, type Mounted, mount, payButton } from './helpers/mount.js';
+
+const ORIGIN = location.origin;
+const returnUrl = (type: string) => `${BACKEND}/return/${type}/${ORDER_ID}`;
+const methodData = b64url(
+  JSON.stringify({
+    threeDSServerTransID: '3d671629-a410-4a5d-9288-b38ceadd41f2',
+    threeDSMethodNotificationURL: returnUrl('method-complete'),
+  }),
+);
+const CREQ = b64url(
+  JSON.stringify({
+    threeDSServerTransID: '3d671629',
+    acsTransID: 'acs-1',
+    messageVersion: '2.2.0',
+    messageType: 'CReq',
+    challengeWindowSize: '02',
+  }),
+);
+
+const challengeAction = (
+  over: Partial<Extract<NextAction, { action: 'challenge' }>> = {},
+): NextAction => ({
+  action: 'challenge',
+  order: order(),
+  acsUrl: `${ORIGIN}/fake-acs/challenge?return=${encodeURIComponent(returnUrl('challenge-complete'))}`,
+  creq: CREQ,
+  threeDSSessionData: 'c2Vzcy1kYXRhLTE',
+  challengeWindowSize: '02',
+  ...over,
+});
+
+let m: Mounted | undefined;
+afterEach(async () => {
+  m?.stop();
+  m?.el.remove();
+  await setViewport({ width: 800, height: 600 });
+});
+
+async function payWith(first: NextAction, attrs: Record<string, string> = {}): Promise<Mounted> {
+  m = await mount({ attrs });
+  m.backend.on('POST /widget/pay', { json: first });
+  await fillCard(m);
+  payButton(m).click();
+  return m;
+}
+
+const dialog = (mm: Mounted) => mm.$<HTMLDialogElement>('dialog');
+const frame = (mm: Mounted) => mm.$<HTMLIFrameElement>('dialog iframe');
+const browserOf = (mm: Mounted) =>
+  (mm.backend.requests('POST /widget/pay')[0]!.body as { browser: unknown }).browser;
+
+describe('3DS Method', () => {
+  it('posts threeDSMethodData in a hidden frame and reports Y when the notification page posts back', async () => {
+    const returned = nextReturnPosted();
+    await payWith({
+      action: 'method',
+      order: order(),
+      methodUrl: `${ORIGIN}/fake-acs/method`,
+      methodData,
+      timeoutMs: 10_000,
+    });
+    m!.backend.on('POST /widget/method-result', { json: finalApproved() });
+    await m!.until('pay-3ds-method');
+    const hidden = m!.$<HTMLIFrameElement>('.method-host iframe');
+    expect(hidden.getAttribute('aria-hidden')).to.equal('true');
+    expect(hidden.tabIndex).to.equal(-1);
+    expect(m!.clock.pending()).to.deep.equal([10_000]);
+    const { data, origin } = await returned;
+    // The ACS got our data and passed it to the notification URL unchanged.
+    expect(origin).to.equal(ORIGIN);
+    expect(data.received).to.deep.equal({ threeDSMethodData: methodData });
+    await m!.until('pay-success');
+    expect(m!.of('pay-3ds-method')).to.deep.equal([
+      { phase: 'start' },
+      { phase: 'complete', compInd: 'Y' },
+    ]);
+    expect(m!.backend.requests('POST /widget/method-result').map((r) => r.body)).to.deep.equal([
+      { threeDSCompInd: 'Y', browser: browserOf(m!) },
+    ]);
+    expect(m!.root.querySelector('.method-host')!.children).to.have.length(0);
+    expect(m!.clock.pending()).to.deep.equal([]);
+    expect(m!.of('pay-status').map((s) => (s as { step: string }).step)).to.deep.equal([
+      'loading',
+      'ready',
+      'paying',
+      'method',
+      'final',
+    ]);
+  });
+
+  it('reports N when 10 s pass without notification (fake clock)', async () => {
+    await payWith({
+      action: 'method',
+      order: order(),
+      methodUrl: `${ORIGIN}/fake-acs/method-silent`,
+      methodData,
+      timeoutMs: 10_000,
+    });
+    m!.backend.on('POST /widget/method-result', { json: finalApproved() });
+    await m!.until('pay-3ds-method');
+    await receivedBy(m!.$<HTMLIFrameElement>('.method-host iframe'), 'ACS method (never notifies)');
+    await m!.clock.tick(9_999);
+    expect(m!.backend.requests('POST /widget/method-result')).to.have.length(0);
+    await m!.clock.tick(1);
+    await m!.until('pay-success');
+    expect(m!.of('pay-3ds-method')).to.deep.equal([
+      { phase: 'start' },
+      { phase: 'complete', compInd: 'N' },
+    ]);
+    expect(
+      (m!.backend.requests('POST /widget/method-result')[0]!.body as { threeDSCompInd: string })
+        .threeDSCompInd,
+    ).to.equal('N');
+    expect(m!.root.querySelector('.method-host iframe')).to.equal(null);
+  });
+
+  it('reports U at once when there is no method URL', async () => {
+    await payWith({ action: 'method', order: order(), timeoutMs: 10_000 });
+    m!.backend.on('POST /widget/method-result', { json: finalApproved() });
+    await m!.until('pay-success');
+    expect(m!.of('pay-3ds-method')).to.deep.equal([
+      { phase: 'start' },
+      { phase: 'complete', compInd: 'U' },
+    ]);
+    expect(m!.backend.requests('POST /widget/method-result')[0]!.body).to.deep.equal({
+      threeDSCompInd: 'U',
+      browser: browserOf(m!),
+    });
+  });
+});
+
+describe('3DS 2 challenge', () => {
+  it('passes: creq posted into a labelled modal frame, completion by postMessage, then /widget/next', async () => {
+    await payWith(challengeAction());
+    let releaseNext: () => void = () => {};
+    m!.backend.on(
+      'GET /widget/next',
+      () => new Promise((r) => (releaseNext = () => r({ json: finalApproved() }))),
+    );
+    await m!.until('pay-challenge');
+    const dlg = dialog(m!);
+    expect(dlg.open).to.equal(true);
+    expect(dlg.matches(':modal')).to.equal(true);
+    expect(m!.root.getElementById(dlg.getAttribute('aria-labelledby')!)!.textContent).to.equal(
+      'Confirm the payment with your bank',
+    );
+    expect(dlg.contains(m!.root.activeElement)).to.equal(true);
+    const f = frame(m!);
+    expect(f.getAttribute('allow')).to.equal('payment *; publickey-credentials-get *');
+    expect(f.style.width).to.equal('390px');
+    expect(f.style.height).to.equal('400px');
+    expect(m!.of('pay-challenge')).to.deep.equal([
+      { phase: 'open', version: '2', windowSize: '02' },
+    ]);
+    const received = await receivedBy(f, 'ACS challenge');
+    expect(received).to.deep.equal({ creq: CREQ, threeDSSessionData: 'c2Vzcy1kYXRhLTE' });
+    const returned = nextReturnPosted();
+    f.contentDocument!.getElementById('go')!.click();
+    const { data } = await returned;
+    expect(data.received).to.deep.equal({
+      cres: b64url('{"transStatus":"Y"}'),
+      threeDSSessionData: 'c2Vzcy1kYXRhLTE',
+    });
+    await m!.backend.waitFor('GET /widget/next');
+    await m!.el.updateComplete;
+    expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'complete' });
+    expect(dlg.open).to.equal(false);
+    // Focus came back to the (still busy) Pay button.
+    expect(m!.root.activeElement).to.equal(payButton(m!));
+    expect(m!.backend.requests('GET /widget/next').map((r) => r.path)).to.deep.equal([
+      '/widget/next?wait=20',
+    ]);
+    releaseNext();
+    await m!.until('pay-success');
+    expect(m!.of('pay-status').map((s) => (s as { step: string }).step)).to.deep.equal([
+      'loading',
+      'ready',
+      'paying',
+      'challenge',
+      'waiting',
+      'final',
+    ]);
+    expect(m!.of('pay-status')[4]).to.deep.equal({
+      step: 'waiting',
+      orderId: ORDER_ID,
+      status: 'processing',
+      message: 'challenge-complete',
+    });
+    expect(m!.root.querySelector('dialog iframe')).to.equal(null);
+  });
+
+  it('fails: the declined final is reported with the gateway reason', async () => {
+    await payWith(
+      challengeAction({
+        acsUrl: `${ORIGIN}/fake-acs/challenge?auto=N&return=${encodeURIComponent(returnUrl('challenge-complete'))}`,
+      }),
+    );
+    m!.backend.on('GET /widget/next', { json: finalDeclined('3-D Secure authentication failed') });
+    await m!.until('pay-declined');
+    expect(m!.of('pay-declined')).to.deep.equal([
+      {
+        orderId: ORDER_ID,
+        status: 'declined',
+        reason: '3-D Secure authentication failed',
+        errorCode: '3DS-N',
+      },
+    ]);
+    expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'complete' });
+  });
+
+  it('is cancelled with Escape: POST /widget/cancel, pay-error challenge-cancelled, and says so', async () => {
+    await payWith(challengeAction());
+    m!.backend.on('POST /widget/cancel', {
+      json: { action: 'final', order: order({ status: 'declined', reason: 'Cancelled' }) },
+    });
+    await m!.until('pay-challenge');
+    await receivedBy(frame(m!), 'ACS challenge');
+    dialog(m!).querySelector<HTMLButtonElement>('.close')!.focus();
+    await sendKeys({ press: 'Escape' });
+    await m!.until('pay-error');
+    await m!.el.updateComplete;
+    expect(m!.backend.requests('POST /widget/cancel').map((r) => r.body)).to.deep.equal([
+      { reason: 'challenge-cancelled' },
+    ]);
+    expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'cancelled' });
+    expect(m!.of('pay-error')).to.deep.equal([
+      {
+        code: 'challenge-cancelled',
+        message: 'You cancelled the verification with your bank. No money was taken.',
+      },
+    ]);
+    expect(m!.of('pay-declined')).to.have.length(0);
+    expect(dialog(m!).open).to.equal(false);
+    expect(m!.$('[part="result"] h2').textContent).to.equal('Payment cancelled');
+    expect(m!.$('[role="status"]').textContent).to.equal(
+      'Payment cancelled. You cancelled the verification with your bank. No money was taken.',
+    );
+  });
+
+  it('the close button cancels too, and a final approval that raced the cancel wins', async () => {
+    await payWith(challengeAction());
+    m!.backend.on('POST /widget/cancel', { json: finalApproved() });
+    await m!.until('pay-challenge');
+    dialog(m!).querySelector<HTMLButtonElement>('.close')!.click();
+    await m!.until('pay-success');
+    expect(m!.of('pay-error')).to.have.length(0);
+  });
+
+  it('gives up after the challenge timeout: cancel as shopper-left, pay-error three-ds-timeout', async () => {
+    await payWith(challengeAction());
+    m!.backend.on('POST /widget/cancel', {
+      json: { action: 'final', order: order({ status: 'declined' }) },
+    });
+    await m!.until('pay-challenge');
+    expect(m!.clock.pending()).to.deep.equal([CHALLENGE_TIMEOUT_MS]);
+    await m!.clock.tick(CHALLENGE_TIMEOUT_MS);
+    await m!.until('pay-error');
+    expect(m!.backend.requests('POST /widget/cancel')[0]!.body).to.deep.equal({
+      reason: 'shopper-left',
+    });
+    expect(m!.of('pay-error')).to.deep.equal([
+      { code: 'three-ds-timeout', message: 'The bank verification took too long.' },
+    ]);
+    expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'timeout' });
+  });
+
+  it('ignores a message from another origin, and one for another order', async () => {
+    const other = ORIGIN.includes('localhost')
+      ? ORIGIN.replace('localhost', '127.0.0.1')
+      : ORIGIN.replace('127.0.0.1', 'localhost');
+    const otherReturn = `${other}/fake-backend/return/challenge-complete/${ORDER_ID}`;
+    await payWith(
+      challengeAction({
+        acsUrl: `${other}/fake-acs/challenge?auto=Y&return=${encodeURIComponent(otherReturn)}`,
+      }),
+    );
+    await m!.until('pay-challenge');
+    const { origin, data } = await nextReturnPosted();
+    expect(origin).to.equal(other);
+    expect(data.fakeReturnPosted).to.deep.equal({
+      source: 'pay-checkout',
+      type: 'challenge-complete',
+      orderId: ORDER_ID,
+    });
+    // Right origin, wrong shape or wrong order: ignored as well.
+    window.postMessage(
+      { source: 'pay-checkout', type: 'challenge-complete', orderId: 'someone-else' },
+      '*',
+    );
+    window.postMessage({ type: 'challenge-complete', orderId: ORDER_ID }, '*');
+    window.postMessage(
+      '{"source":"pay-checkout","type":"challenge-done","orderId":"order-1042"}',
+      '*',
+    );
+    await flush(5);
+    expect(dialog(m!).open).to.equal(true);
+    expect(m!.of('pay-challenge')).to.have.length(1);
+    expect(m!.backend.requests('GET /widget/next')).to.have.length(0);
+    // The right message (as JSON text, which is tolerated) moves on.
+    m!.backend.on('GET /widget/next', { json: finalApproved() });
+    window.postMessage(
+      JSON.stringify({ source: 'pay-checkout', type: 'challenge-complete', orderId: ORDER_ID }),
+      '*',
+    );
+    await m!.until('pay-success');
+  });
+
+  it('full screen on a phone, with 05 requested from the backend', async () => {
+    await setViewport({ width: 375, height: 700 });
+    await payWith(challengeAction({ challengeWindowSize: '02' }));
+    await m!.until('pay-challenge');
+    expect((browserOf(m!) as { challengeWindowSize: string }).challengeWindowSize).to.equal('05');
+    expect(m!.of('pay-challenge')[0]).to.deep.equal({
+      phase: 'open',
+      version: '2',
+      windowSize: '05',
+    });
+    expect(dialog(m!).classList.contains('full')).to.equal(true);
+    const rect = frame(m!).getBoundingClientRect();
+    expect(rect.width).to.equal(375);
+  });
+
+  it('keeps 250x400 (01) on a phone', async () => {
+    await setViewport({ width: 375, height: 700 });
+    await payWith(challengeAction({ challengeWindowSize: '01' }));
+    await m!.until('pay-challenge');
+    expect(frame(m!).style.width).to.equal('250px');
+    expect(frame(m!).style.height).to.equal('400px');
+  });
+});
+
+describe('3DS 1.0.2 and gateway pages', () => {
+  it('posts PaReq, MD and TermUrl into the frame; PaRes comes back through the return page', async () => {
+    await payWith({
+      action: '3ds1',
+      order: order(),
+      acsUrl: `${ORIGIN}/fake-acs/3ds1`,
+      paReq: 'eJxVUttygjAQ',
+      md: 'md-123',
+      termUrl: returnUrl('challenge-complete'),
+    });
+    m!.backend.on('GET /widget/next', { json: finalApproved() });
+    await m!.until('pay-challenge');
+    expect(m!.of('pay-challenge')[0]).to.deep.equal({
+      phase: 'open',
+      version: '1.0.2',
+      windowSize: '02',
+    });
+    const received = await receivedBy(frame(m!), 'ACS 3-D Secure 1.0.2');
+    expect(received).to.deep.equal({
+      PaReq: 'eJxVUttygjAQ',
+      MD: 'md-123',
+      TermUrl: returnUrl('challenge-complete'),
+    });
+    const returned = nextReturnPosted();
+    frame(m!).contentDocument!.getElementById('go')!.click();
+    expect((await returned).data.received).to.deep.equal({ PaRes: 'fake-pares', MD: 'md-123' });
+    await m!.until('pay-success');
+  });
+
+  it('shows a gateway html page in the frame and follows it to the end', async () => {
+    const acs = `${ORIGIN}/fake-acs/challenge?auto=Y&return=${encodeURIComponent(returnUrl('final'))}`;
+    await payWith({
+      action: 'html',
+      order: order(),
+      html: `<form method="POST" action="${acs}"><input type="hidden" name="creq" value="from-gateway"></form><script>document.forms[0].submit()</script>`,
+    });
+    m!.backend.on('GET /widget/next', { json: finalApproved() });
+    await m!.until('pay-challenge');
+    expect(m!.of('pay-challenge')[0]).to.deep.equal({
+      phase: 'open',
+      version: 'html',
+      windowSize: '02',
+    });
+    await m!.until('pay-success');
+    expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'complete' });
+  });
+
+  it('follows a gateway redirect at the top level', async () => {
+    await payWith({ action: 'redirect', order: order(), url: 'https://gateway.example/3ds/start' });
+    await m!.until('pay-redirect');
+    expect(m!.of('pay-redirect')).to.deep.equal([
+      { url: 'https://gateway.example/3ds/start', reason: 'gateway' },
+    ]);
+    expect(m!.navigations).to.deep.equal(['https://gateway.example/3ds/start']);
+  });
+});
+
+describe('redirect mode and resume', () => {
+  it('challenge="redirect" posts the creq form at the top level, no dialog', async () => {
+    await payWith(challengeAction(), { challenge: 'redirect' });
+    await m!.until('pay-redirect');
+    expect(m!.topForms).to.deep.equal([
+      {
+        action:
+          challengeAction().action === 'challenge'
+            ? (challengeAction() as { acsUrl: string }).acsUrl
+            : '',
+        target: '_top',
+        method: 'post',
+        fields: { creq: CREQ, threeDSSessionData: 'c2Vzcy1kYXRhLTE' },
+      },
+    ]);
+    expect(m!.of('pay-redirect')).to.deep.equal([
+      { url: (challengeAction() as { acsUrl: string }).acsUrl, reason: 'challenge' },
+    ]);
+    expect(m!.of('pay-challenge')).to.have.length(0);
+    expect(dialog(m!).open).to.equal(false);
+  });
+
+  it('3DS 1.0.2 in redirect mode posts PaReq, MD, TermUrl at the top level', async () => {
+    await payWith(
+      {
+        action: '3ds1',
+        order: order(),
+        acsUrl: 'https://acs.example/pareq',
+        paReq: 'PR',
+        md: '',
+        termUrl: returnUrl('challenge-complete'),
+      },
+      { challenge: 'redirect' },
+    );
+    await m!.until('pay-redirect');
+    expect(m!.topForms[0]).to.deep.equal({
+      action: 'https://acs.example/pareq',
+      target: '_top',
+      method: 'post',
+      fields: { PaReq: 'PR', MD: '', TermUrl: returnUrl('challenge-complete') },
+    });
+  });
+
+  it('falls back to the top level when the page CSP blocks the frame', async () => {
+    const a = challengeAction({ acsUrl: 'https://acs.blocked.example/challenge' });
+    await payWith(a);
+    await m!.until('pay-challenge');
+    document.dispatchEvent(
+      new SecurityPolicyViolationEvent('securitypolicyviolation', {
+        blockedURI: 'https://acs.blocked.example/challenge',
+        violatedDirective: 'frame-src',
+        effectiveDirective: 'frame-src',
+        originalPolicy: "frame-src 'self'",
+        disposition: 'enforce',
+        statusCode: 0,
+        documentURI: location.href,
+      }),
+    );
+    await m!.until('pay-redirect');
+    expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'redirect' });
+    expect(m!.topForms.map((f) => [f.action, f.target])).to.deep.equal([
+      ['https://acs.blocked.example/challenge', '_top'],
+    ]);
+    expect(dialog(m!).open).to.equal(false);
+  });
+
+  it('the "continue in this window" link switches to the top level', async () => {
+    await payWith(challengeAction());
+    await m!.until('pay-challenge');
+    m!.$<HTMLAnchorElement>('dialog .fallback').click();
+    await m!.until('pay-redirect');
+    expect(m!.topForms[0]!.fields).to.deep.equal({
+      creq: CREQ,
+      threeDSSessionData: 'c2Vzcy1kYXRhLTE',
+    });
+  });
+
+  it('resumes a paying session on return: GET /widget/next, waits, then ends', async () => {
+    m = await mount({ noSession: true, ready: false });
+    m.stop();
+    const backendFake = m.backend
+      .on('GET /widget/session', { json: sessionView({ state: 'paying', order: order() }) })
+      .on(
+        'GET /widget/next',
+        { json: { action: 'wait', order: order(), retryAfterMs: 1500 } },
+        { json: finalApproved() },
+      );
+    m.el.remove();
+    m = await mount({ backend: backendFake, ready: false });
+    await m.until('pay-status', 3);
+    await m.backend.waitFor('GET /widget/next');
+    expect(m.clock.pending()).to.deep.equal([1500]);
+    await m.clock.tick(1500);
+    await m.until('pay-success');
+    expect(m.backend.requests('GET /widget/next').map((r) => r.path)).to.deep.equal([
+      '/widget/next?wait=20',
+      '/widget/next?wait=20',
+    ]);
+    expect(m.backend.requests('POST /widget/pay')).to.have.length(0);
+    expect(m.of('pay-status').map((s) => (s as { step: string }).step)).to.deep.equal([
+      'loading',
+      'waiting',
+      'waiting',
+      'final',
+    ]);
+  });
+});
+
+describe('network and clean-up', () => {
+  it('retries /widget/next on network failures with backoff, then succeeds', async () => {
+    await payWith({ action: 'wait', order: order(), retryAfterMs: 0 });
+    m!.backend.on(
+      'GET /widget/next',
+      { networkError: true },
+      { networkError: true },
+      { status: 503, json: {} },
+      { json: finalApproved() },
+    );
+    await m!.until('pay-status', 4);
+    expect(m!.clock.pending()).to.deep.equal([0]);
+    await m!.clock.tick(0);
+    await m!.backend.waitFor('GET /widget/next');
+    await flush();
+    expect(m!.clock.pending()).to.deep.equal([500]);
+    await m!.clock.tick(500);
+    expect(m!.clock.pending()).to.deep.equal([1500]);
+    await m!.clock.tick(1500);
+    expect(m!.clock.pending()).to.deep.equal([3500]);
+    await m!.clock.tick(3500);
+    await m!.until('pay-success');
+    expect(m!.backend.requests('GET /widget/next')).to.have.length(4);
+  });
+
+  it('ends with pay-error network after the retries, and Try again resumes', async () => {
+    await payWith({ action: 'wait', order: order(), retryAfterMs: 0 });
+    m!.backend.on(
+      'GET /widget/next',
+      { networkError: true },
+      { networkError: true },
+      { networkError: true },
+      { networkError: true },
+      { json: finalApproved() },
+    );
+    await m!.until('pay-status', 4);
+    await m!.clock.tick(10_000);
+    await m!.until('pay-error');
+    await m!.el.updateComplete;
+    expect(m!.of('pay-error')).to.deep.equal([{ code: 'network', message: 'Failed to fetch' }]);
+    expect(m!.backend.requests('GET /widget/next')).to.have.length(4);
+    expect(m!.$('[part="result"] p').textContent).to.equal(
+      'We could not reach the payment service. Check your connection and try again.',
+    );
+    m!.backend.on('GET /widget/session', {
+      json: sessionView({ state: 'paying', order: order() }),
+    });
+    m!.$<HTMLButtonElement>('[part="result"] button').click();
+    await m!.until('pay-success');
+  });
+
+  it('does not retry POST /widget/pay', async () => {
+    m = await mount();
+    m.backend.on('POST /widget/pay', { networkError: true });
+    await fillCard(m);
+    m.el.submit();
+    await m.until('pay-error');
+    expect(m.backend.requests('POST /widget/pay')).to.have.length(1);
+    expect(m.of('pay-error')).to.deep.equal([{ code: 'network', message: 'Failed to fetch' }]);
+  });
+
+  it('removes its frames, timers and message listener when it leaves the page (during the Method)', async () => {
+    const added: unknown[] = [];
+    const removed: unknown[] = [];
+    const origAdd = window.addEventListener;
+    const origRemove = window.removeEventListener;
+    window.addEventListener = function (
+      this: Window,
+      type: string,
+      fn: EventListenerOrEventListenerObject,
+      o?: boolean | AddEventListenerOptions,
+    ) {
+      if (type === 'message') added.push(fn);
+      return origAdd.call(this, type, fn, o);
+    } as typeof window.addEventListener;
+    window.removeEventListener = function (
+      this: Window,
+      type: string,
+      fn: EventListenerOrEventListenerObject,
+      o?: boolean | EventListenerOptions,
+    ) {
+      if (type === 'message') removed.push(fn);
+      return origRemove.call(this, type, fn, o);
+    } as typeof window.removeEventListener;
+    try {
+      await payWith({
+        action: 'method',
+        order: order(),
+        methodUrl: `${ORIGIN}/fake-acs/method-silent`,
+        methodData,
+        timeoutMs: 10_000,
+      });
+      await m!.until('pay-3ds-method');
+      expect(m!.root.querySelectorAll('.method-host iframe')).to.have.length(1);
+      expect(m!.clock.pending()).to.deep.equal([10_000]);
+      const el = m!.el;
+      el.remove();
+      await flush();
+      expect(el.shadowRoot!.querySelectorAll('iframe')).to.have.length(0);
+      expect(el.shadowRoot!.querySelectorAll('form[target^="pay-3ds"]')).to.have.length(0);
+      expect(m!.clock.pending()).to.deep.equal([]);
+      expect(removed.length).to.be.greaterThan(0);
+      expect(added.every((fn) => removed.includes(fn))).to.equal(true);
+      // Nothing more happens: no method-result, no error event.
+      await m!.clock.tick(20_000);
+      expect(m!.backend.requests('POST /widget/method-result')).to.have.length(0);
+      expect(m!.of('pay-error')).to.have.length(0);
+    } finally {
+      window.addEventListener = origAdd;
+      window.removeEventListener = origRemove;
+    }
+  });
+
+  it('closes the challenge dialog and clears its timer when removed mid-challenge', async () => {
+    await payWith(challengeAction());
+    await m!.until('pay-challenge');
+    const el = m!.el;
+    el.remove();
+    await flush();
+    expect(el.shadowRoot!.querySelector('dialog')!.open).to.equal(false);
+    expect(m!.clock.pending()).to.deep.equal([]);
+    expect(m!.backend.requests('POST /widget/cancel')).to.have.length(0);
+    await waitUntil(
+      () => el.shadowRoot!.querySelector('dialog iframe') === null,
+      'challenge frame removed',
+    );
+  });
+});
