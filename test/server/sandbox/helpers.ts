@@ -132,6 +132,11 @@ export function saleRequest(
     cvv2: '123',
     ipaddress: '203.0.113.7',
     redirect_url: REDIRECT,
+    address1: '1 Analytical Row',
+    city: 'London',
+    zip_code: 'N1 1AA',
+    country: 'GB',
+    phone: '+442071234567',
     ...extra,
   };
 }
@@ -183,12 +188,12 @@ export function readForm(html: string): HtmlForm {
   for (const input of form[2]!.matchAll(/<input[^>]*>/g)) {
     const name = /name="([^"]*)"/.exec(input[0])?.[1];
     const value = /value="([^"]*)"/.exec(input[0])?.[1] ?? '';
-    if (name) fields[unescape(name)] = unescape(value);
+    if (name) fields[decodeEntities(name)] = decodeEntities(value);
   }
-  return { action: unescape(form[1]!), fields };
+  return { action: decodeEntities(form[1]!), fields };
 }
 
-function unescape(value: string): string {
+function decodeEntities(value: string): string {
   return value
     .replaceAll('&quot;', '"')
     .replaceAll('&#39;', "'")

@@ -127,6 +127,8 @@ export const RULES = {
   year: pattern(/^(\d{2}|20\d{2})$/, 'a year (YY or YYYY)'),
   name: textRule(128, '1 to 128 characters'),
   text: textRule(1024, 'at most 1024 characters', true),
+  country: pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166 country code'),
+  phone: pattern(/^\+?[0-9 ()-]{5,20}$/, 'a phone number'),
   ip: pattern(/^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:.]{2,45})$/, 'an IPv4 or IPv6 address'),
 } as const;
 

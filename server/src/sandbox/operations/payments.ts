@@ -18,9 +18,11 @@ import {
 /** Optional fields the gateway takes with a payment, validated when present. */
 export function readPaymentExtras(fields: Fields) {
   fields.optional('ipaddress', RULES.ip);
-  for (const name of ['first_name', 'last_name', 'address1', 'city', 'zip_code', 'country']) {
+  for (const name of ['first_name', 'last_name', 'address1', 'city', 'zip_code', 'state']) {
     fields.optional(name, RULES.name);
   }
+  fields.optional('country', RULES.country);
+  fields.optional('phone', RULES.phone);
   const orderDesc = fields.optional('order_desc', RULES.text);
   const callbackUrl = fields.optional('server_callback_url', RULES.url);
   return {

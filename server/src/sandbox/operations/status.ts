@@ -21,7 +21,11 @@ export function statusBody(tx: Transaction, baseUrl: string): PayBody {
     'serial-number': serialNumber(),
     'end-point-id': tx.endpointId,
     'transaction-type': tx.transactionType,
-    amount: fromMinorUnits(tx.pending?.amountMinor ?? tx.amountMinor, tx.currency),
+    // The amount of the latest operation: a partial capture or return reports its own amount.
+    amount: fromMinorUnits(
+      tx.pending?.amountMinor ?? tx.operations.at(-1)?.amountMinor ?? tx.amountMinor,
+      tx.currency,
+    ),
     currency: tx.currency,
   };
   if (tx.card) {
