@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Intent, SessionState } from '../../../widget/src/api-types.js';
 import { PayCheckoutError } from '../errors.js';
 import { type JsonObject, mapOrder, type NewOrder, newReturnRef, type Order } from './orders.js';
+import { sanitizeRecord } from './sanitize.js';
 import {
   assertMinor,
   type Executor,
@@ -115,9 +116,10 @@ export function createSessionRepository(q: Executor) {
           input.currency,
           input.intent,
           input.description ?? '',
-          json(input.customer ?? {}),
+          // Merchant-supplied JSON: sanitised too, so a PAN pasted there never lands on disk.
+          json(sanitizeRecord(input.customer ?? {})),
           input.returnUrl ?? null,
-          json(input.metadata ?? {}),
+          json(sanitizeRecord(input.metadata ?? {})),
           input.expiresAt,
         ],
       );

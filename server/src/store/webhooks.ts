@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { PayCheckoutError } from '../errors.js';
 import type { JsonObject } from './orders.js';
+import { sanitizeRecord } from './sanitize.js';
 import { type Executor, json, toDate, toDateOrNull, toInt, toStringOrNull } from './sql.js';
 
 export interface MerchantWebhook {
@@ -54,7 +55,8 @@ export function createWebhookRepository(q: Executor) {
         [
           randomUUID(),
           input.event,
-          json(input.payload),
+          // Built by us from orders, but a payload is no place for card data either.
+          json(sanitizeRecord(input.payload)),
           input.orderId ?? null,
           input.notBefore ?? null,
         ],
