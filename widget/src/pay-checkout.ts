@@ -12,9 +12,8 @@ export type { Clock, Env } from './env.js';
 export type * from './events.js';
 export { type ChallengeMode, PayCheckoutElement, type PayMode } from './pay-checkout-element.js';
 
-export const TAG = 'pay-checkout';
-
-if (!customElements.get(TAG)) customElements.define(TAG, PayCheckoutElement);
+// A literal (not a constant) so the custom elements manifest analyzer can read the tag name.
+if (!customElements.get('pay-checkout')) customElements.define('pay-checkout', PayCheckoutElement);
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// `npm run build`: the widget's three outputs.
+//   dist/cdn/pay-checkout.js   one minified ES module, Lit bundled (Vite, vite.config.ts)
+//   dist/esm/                  one .js + .d.ts per source file, Lit imported (tsc, widget/tsconfig.build.json)
+//   custom-elements.json       the custom elements manifest (cem analyze, Lit-aware)
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { build } from 'vite';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
+
+process.chdir(root);
+
+console.log('== CDN bundle');
+await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+
+console.log('== ESM build + types');
+rmSync(join(root, 'dist/esm'), { recursive: true, force: true });
+run(bin('tsc'), ['-p', 'widget/tsconfig.build.json']);
+
+console.log('== custom-elements.json');
+run(bin('cem'), [
+  'analyze',
+  '--litelement',
+  '--globs',
+  'widget/src/**/*.ts',
+  '--outdir',
+  '.',
+  '--quiet',
+]);
+tidyManifest(join(root, 'custom-elements.json'));
+
+const cdn = readFileSync(join(root, 'dist/cdn/pay-checkout.js'));
+const gz = gzipSync(cdn, { level: 9 }).length;
+const br = brotliCompressSync(cdn, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+console.log(`dist/cdn/pay-checkout.js: ${cdn.length} B min, ${gz} B gzip -9, ${br} B brotli`);
+
+/**
+ * The analyzer lists Lit's internal reactive state (`_view`, ...) as attributes and reads the
+ * generic `this._emit(name, ...)` helper as an event called "name"; neither is public API.
+ */
+function tidyManifest(file) {
+  // Paths point at the published ESM files, not the TypeScript sources.
+  const text = readFileSync(file, 'utf8').replace(
+    /"\/?widget\/src\/([^"]*?)\.(?:ts|js)"/g,
+    '"dist/esm/$1.js"',
+  );
+  const manifest = JSON.parse(text);
+  for (const mod of manifest.modules ?? []) {
+    for (const decl of mod.declarations ?? []) {
+      if (decl.attributes) decl.attributes = decl.attributes.filter((a) => !a.name.startsWith('_'));
+      if (decl.members) decl.members = decl.members.filter((m) => !m.name.startsWith('_'));
+      if (decl.events) decl.events = decl.events.filter((e) => e.name?.startsWith('pay-'));
+    }
+  }
+  writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+}
