@@ -1,0 +1,317 @@
+/**
+ * The CLI entry, and the only place that listens:
+ *   tsx server/src/main.ts sandbox   the sandbox gateway alone (SANDBOX_PORT)
+ *   tsx server/src/main.ts server    the companion backend (PORT), plus the embedded sandbox
+ *                                    when GATEWAY_URL is absent
+ *   tsx server/src/main.ts start     as `server`, and the demo shop on the backend's origin
+ * Ctrl-C / SIGTERM stop everything gracefully: no new connections, requests in flight finish
+ * (up to a deadline), background work settles, then the stores close.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { type CheckoutApp, createCheckoutApp } from './checkout/app.js';
+import { createLogger } from './checkout/logger.js';
+import {
+  type CheckoutConfig,
+  ConfigError,
+  type Env,
+  parseServerConfig,
+  readEnvironment,
+  type ServerConfig,
+} from './config.js';
+import {
+  createSandboxApp,
+  describeSandbox,
+  type SandboxApp,
+  sandboxOptionsFromEnv,
+} from './sandbox/index.js';
+import { type CheckoutStore, openCheckoutStore } from './store/index.js';
+
+type Command = 'start' | 'server' | 'sandbox';
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function listen(app: Express, port: number, host?: string): Promise<Server> {
+  const server = createServer(app);
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolvePromise(server));
+  });
+}
+
+/** Stops accepting, lets requests in flight finish, then cuts idle keep-alive connections. */
+function closeGracefully(server: Server): Promise<void> {
+  return new Promise((resolvePromise) => {
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolvePromise();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+interface DevSecrets {
+  merchantApiKey: string;
+  jwtSecret: string;
+}
+
+/** Generated once for sandbox development and kept in DATA_DIR so they survive restarts. */
+async function devSecrets(dataDir: string): Promise<DevSecrets> {
+  const file = join(dataDir, 'dev-secrets.json');
+  try {
+    const saved = JSON.parse(await readFile(file, 'utf8')) as Partial<DevSecrets>;
+    if (saved.merchantApiKey && saved.jwtSecret)
+      return { merchantApiKey: saved.merchantApiKey, jwtSecret: saved.jwtSecret };
+  } catch {}
+  const secrets = {
+    merchantApiKey: `dev_${randomBytes(24).toString('base64url')}`,
+    jwtSecret: randomBytes(48).toString('base64url'),
+  };
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  await chmod(file, 0o600);
+  return secrets;
+}
+
+async function startSandbox(
+  env: Env,
+  port: number,
+  dataDir: string | undefined,
+): Promise<{ sandbox: SandboxApp; server: Server; origin: string }> {
+  const options = sandboxOptionsFromEnv(env);
+  const origin = `http://127.0.0.1:${port}`;
+  const sandbox = await createSandboxApp({
+    ...options,
+    ...(dataDir ? { dataDir } : {}),
+    publicOrigin: origin,
+  });
+  const server = await listen(sandbox.app, port, '127.0.0.1');
+  return { sandbox, server, origin };
+}
+
+async function runSandbox(
+  env: Env,
+  config: ServerConfig,
+  stopping: Array<() => Promise<void>>,
+): Promise<void> {
+  const { sandbox, server, origin } = await startSandbox(
+    env,
+    config.sandboxPort,
+    env.DATA_DIR ? config.dataDir : undefined,
+  );
+  stopping.push(async () => {
+    await closeGracefully(server);
+    await sandbox.close();
+  });
+  console.log(
+    describeSandbox({
+      origin,
+      basePath: sandbox.basePath,
+      merchants: sandbox.merchants,
+      devCredentials: sandbox.devCredentials,
+      devMode: sandbox.sandbox.devMode,
+    }),
+  );
+}
+
+async function runServer(
+  env: Env,
+  config: ServerConfig,
+  withDemo: boolean,
+  stopping: Array<() => Promise<void>>,
+): Promise<void> {
+  const logger = createLogger({ level: config.logLevel });
+  let gateway = config.gateway;
+  let merchantApiKey = config.merchantApiKey;
+  let jwtSecret = config.jwtSecret;
+  let sandboxText: string | undefined;
+  let sandboxOrigin: string | undefined;
+
+  if (!gateway) {
+    // No gateway configured: the embedded sandbox with its dev merchant is the gateway.
+    const { sandbox, server, origin } = await startSandbox(
+      {},
+      config.sandboxPort,
+      join(config.dataDir, 'sandbox'),
+    );
+    stopping.push(async () => {
+      await closeGracefully(server);
+      await sandbox.close();
+    });
+    const dev = sandbox.devCredentials;
+    if (!dev)
+      throw new ConfigError('GATEWAY_URL', 'the embedded sandbox did not create its dev merchant');
+    gateway = {
+      url: `${origin}${sandbox.basePath}`,
+      endpointId: dev.endpointId,
+      login: dev.login,
+      controlKey: dev.controlKey,
+      privateKeyFile: dev.privateKeyFile,
+    };
+    const secrets = await devSecrets(config.dataDir);
+    merchantApiKey ??= secrets.merchantApiKey;
+    jwtSecret ??= secrets.jwtSecret;
+    sandboxOrigin = origin;
+    sandboxText = describeSandbox({
+      origin,
+      basePath: sandbox.basePath,
+      merchants: sandbox.merchants,
+      devCredentials: dev,
+      devMode: sandbox.sandbox.devMode,
+    });
+  }
+  if (!merchantApiKey) throw new ConfigError('MERCHANT_API_KEY', 'is required');
+  if (!jwtSecret) throw new ConfigError('JWT_SECRET', 'is required');
+
+  const store: CheckoutStore = await openCheckoutStore(
+    config.databaseUrl
+      ? { url: config.databaseUrl }
+      : { dataDir: join(config.dataDir, 'checkout') },
+  );
+  const checkoutConfig: CheckoutConfig = {
+    gateway,
+    merchantApiKey,
+    jwtSecret,
+    publicUrl: config.publicUrl,
+    allowedOrigins: config.allowedOrigins,
+    webhook: config.webhook,
+    logLevel: config.logLevel,
+  };
+  const checkout: CheckoutApp = createCheckoutApp(checkoutConfig, { store, logger });
+
+  const root = express();
+  root.disable('x-powered-by');
+  let demoLine = '';
+  if (withDemo) demoLine = await mountDemo(root, config, merchantApiKey, sandboxOrigin);
+  root.use(checkout.app);
+  const server = await listen(root, config.port);
+  stopping.push(async () => {
+    await closeGracefully(server);
+    await checkout.close();
+    await store.close();
+  });
+
+  const lines = [
+    `pay-checkout backend: ${config.publicUrl} (listening on port ${config.port})`,
+    `  merchant API: ${config.publicUrl}/v1  (OpenAPI: ${config.publicUrl}/v1/openapi.json)`,
+    `  widget API:   ${config.publicUrl}/widget  (allowed origins: ${config.allowedOrigins.join(', ')})`,
+    `  health:       ${config.publicUrl}/healthz, ${config.publicUrl}/readyz`,
+    `  store:        ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${join(config.dataDir, 'checkout')}`}`,
+    `  gateway:      ${gateway.url}`,
+  ];
+  if (sandboxText) {
+    lines.push('', 'Dev credentials (generated, kept in DATA_DIR/dev-secrets.json):');
+    if (!config.merchantApiKey) lines.push(`  MERCHANT_API_KEY=${merchantApiKey}`);
+    if (!config.jwtSecret) lines.push('  JWT_SECRET=(generated; in dev-secrets.json)');
+    lines.push('', sandboxText);
+  }
+  if (demoLine) lines.push('', demoLine);
+  console.log(lines.join('\n'));
+}
+
+async function mountDemo(
+  root: Express,
+  config: ServerConfig,
+  apiKey: string,
+  sandboxOrigin: string | undefined,
+): Promise<string> {
+  const demoFile = resolve('demo/server.ts');
+  if (!existsSync(demoFile)) return 'Demo: not built yet (demo/ is missing).';
+  const { createDemoRouter } = (await import(
+    '../../demo/server.js'
+  )) as typeof import('../../demo/server.js');
+  const widgetFile = resolve('dist/cdn/pay-checkout.js');
+  const frames = ["'self'", ...(sandboxOrigin ? [sandboxOrigin] : [])];
+  const demoHeaders = helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        // The widget frames the ACS pages and posts forms to them.
+        frameSrc: frames,
+        formAction: frames,
+        frameAncestors: ["'none'"],
+        baseUri: ["'none'"],
+        objectSrc: ["'none'"],
+      },
+    },
+  });
+  const demoPaths = [
+    '/demo',
+    '/index.html',
+    '/tools.html',
+    '/app.js',
+    '/tools.js',
+    '/styles.css',
+    '/pay-checkout.js',
+  ];
+  root.use(demoPaths, demoHeaders);
+  root.get('/', demoHeaders);
+  root.use(
+    createDemoRouter({
+      merchantApiUrl: `http://127.0.0.1:${config.port}`,
+      merchantApiKey: apiKey,
+      sandboxUrl: sandboxOrigin,
+      widgetFile,
+    }),
+  );
+  return existsSync(widgetFile)
+    ? `Demo shop: ${config.publicUrl}/  (tools: ${config.publicUrl}/tools.html)`
+    : `Demo shop: ${config.publicUrl}/  (the widget is not built yet: run \`npm run build\`)`;
+}
+
+async function main(): Promise<void> {
+  const command = (process.argv[2] ?? 'server') as Command;
+  if (!['start', 'server', 'sandbox'].includes(command)) {
+    console.error(`Unknown command "${command}": use start, server or sandbox.`);
+    process.exit(2);
+  }
+  const env = readEnvironment();
+  // The sandbox alone reads the merchant variables as its merchant, not as a gateway to call.
+  const config = parseServerConfig(
+    command === 'sandbox'
+      ? {
+          ...env,
+          ENDPOINT_ID: undefined,
+          MERCHANT_LOGIN: undefined,
+          MERCHANT_CONTROL_KEY: undefined,
+          MERCHANT_PRIVATE_KEY_FILE: undefined,
+        }
+      : env,
+  );
+  const stopping: Array<() => Promise<void>> = [];
+  let stopped = false;
+  const stop = async (signal: string) => {
+    if (stopped) return;
+    stopped = true;
+    console.log(`\n${signal}: shutting down (requests in flight may finish)...`);
+    // Reverse order: the backend drains before the sandbox it talks to.
+    for (const step of stopping.reverse())
+      await step().catch((error: unknown) => console.error(error));
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  if (command === 'sandbox') await runSandbox(env, config, stopping);
+  else await runServer(env, config, command === 'start', stopping);
+}
+
+main().catch((error: unknown) => {
+  // One clear line for configuration mistakes; the stack only for the unexpected.
+  if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+  else if (error instanceof Error && error.name === 'SandboxConfigError')
+    console.error(`Configuration error: ${error.message}`);
+  else console.error(error);
+  process.exit(1);
+});
