@@ -6,6 +6,7 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import pino from 'pino';
 import { type Database, migrate, openDatabase } from '../store/database.js';
+import { formRouter } from './acs/form-pages.js';
 import { acsRouter } from './acs/pages.js';
 import { adminRouter } from './admin.js';
 import { Callbacks } from './callbacks.js';
@@ -23,6 +24,7 @@ import {
   MerchantRegistry,
 } from './merchants.js';
 import { OPERATIONS } from './operations/index.js';
+import { registerRecurringJobs } from './operations/recurring.js';
 import type { SandboxOptions } from './options.js';
 import { Processor } from './processor.js';
 import { type Clock, systemClock } from './scheduler.js';
@@ -102,6 +104,7 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
     devMode,
     publicOrigin: options.publicOrigin,
   };
+  registerRecurringJobs(sandbox);
 
   const app = express();
   app.disable('x-powered-by');
@@ -116,6 +119,7 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
     gateway.all(paths, operationHandler(sandbox, def));
   }
   gateway.use(acsRouter(sandbox));
+  gateway.use(formRouter(sandbox));
   app.use(basePath, gateway);
   app.use(basePath, adminRouter(sandbox));
   app.use(errorHandler(log));

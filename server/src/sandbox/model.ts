@@ -28,6 +28,8 @@ export type TxKind =
 export type Phase =
   | 'authorizing'
   | 'awaiting-form'
+  /** Hosted form: the shopper is on the sandbox's own 3DS page (gateway-driven 3DS). */
+  | 'form-challenge'
   | 'awaiting-method-result'
   | 'authenticating'
   | 'awaiting-challenge'

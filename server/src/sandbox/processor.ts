@@ -146,7 +146,7 @@ export class Processor {
       }
       case 'paying':
         tx.transactionType = 'payout';
-        return this.finish(ctx, tx, 'approved');
+        return this.authorize(ctx, tx);
       default:
         return;
     }

@@ -39,6 +39,7 @@ export interface RecurringPayment {
   firstName?: string;
   lastName?: string;
   callbackUrl?: string;
+  maxRepeats?: number;
   /** Number of charges made so far. */
   charges: number;
   nextChargeAt: number;
