@@ -3,6 +3,7 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { NextAction } from '../../widget/src/api-types.js';
 import { CHALLENGE_TIMEOUT_MS } from '../../widget/src/three-ds/constants.js';
 import {
+  FakeBackend,
   finalApproved,
   finalDeclined,
   ORDER_ID,
@@ -478,16 +479,13 @@ describe('redirect mode and resume', () => {
   });
 
   it('resumes a paying session on return: GET /widget/next, waits, then ends', async () => {
-    m = await mount({ noSession: true, ready: false });
-    m.stop();
-    const backendFake = m.backend
+    const backendFake = new FakeBackend()
       .on('GET /widget/session', { json: sessionView({ state: 'paying', order: order() }) })
       .on(
         'GET /widget/next',
         { json: { action: 'wait', order: order(), retryAfterMs: 1500 } },
         { json: finalApproved() },
       );
-    m.el.remove();
     m = await mount({ backend: backendFake, ready: false });
     await m.until('pay-status', 3);
     await m.backend.waitFor('GET /widget/next');

@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import 'axe-core';
-import { finalApproved, order, sessionView } from './helpers/fake-backend.js';
+import { FakeBackend, finalApproved, order, sessionView } from './helpers/fake-backend.js';
 import { flush } from './helpers/fake-clock.js';
 import { fillCard, type Mounted, mount, payButton, typeInto } from './helpers/mount.js';
 
@@ -301,17 +301,16 @@ describe('<pay-checkout> form', () => {
   });
 
   it('an expired session shows the error without a form', async () => {
-    m = await mount({ noSession: true, ready: false });
-    // mount with a session answer queued after creation
-    m.stop();
-    m = await mount({
-      backend: m.backend.on('GET /widget/session', { json: sessionView({ state: 'expired' }) }),
-      ready: false,
+    const backend = new FakeBackend().on('GET /widget/session', {
+      json: sessionView({ state: 'expired' }),
     });
+    m = await mount({ backend, ready: false });
     await m.until('pay-error');
+    await m.el.updateComplete;
     expect(m.of('pay-error')).to.deep.equal([
       { code: 'session-expired', message: 'session expired' },
     ]);
+    expect(m.root.querySelector('input')).to.equal(null);
   });
 
   it('a declined final gives pay-declined with the gateway reason', async () => {

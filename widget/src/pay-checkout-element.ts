@@ -828,7 +828,12 @@ export class PayCheckoutElement extends LitElement {
           </form>`;
     const ch = this._challenge;
     return html`${main}
-      <div class="status" part="status" role="status" aria-live="polite">${this._announce}</div>
+      <div
+        class=${this._busy ? 'status' : 'status sr-only'}
+        part="status"
+        role="status"
+        aria-live="polite"
+      >${this._announce}</div>
       <div class="method-host"></div>
       <dialog
         part="dialog"

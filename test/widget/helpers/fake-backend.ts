@@ -32,6 +32,11 @@ export class FakeBackend {
     return this;
   }
 
+  /** Whether answers were queued for a route. */
+  has(route: string): boolean {
+    return this.queues.has(route);
+  }
+
   /** Requests to one route, in order. */
   requests(route: string): Recorded[] {
     return this.calls.filter((c) => `${c.method} ${c.path.split('?')[0]}` === route);

@@ -47,7 +47,7 @@ export const BACKEND = `${location.origin}${BASE_PATH}`;
 export interface MountOptions {
   attrs?: Record<string, string>;
   backend?: FakeBackend;
-  /** Skip the default `GET /widget/session` answer (state open). */
+  /** Do not add the default `GET /widget/session` answer (state open) nor wait for pay-ready. */
   noSession?: boolean;
   /** Wait for pay-ready. */
   ready?: boolean;
@@ -55,7 +55,7 @@ export interface MountOptions {
 
 export async function mount(opts: MountOptions = {}): Promise<Mounted> {
   const backend = opts.backend ?? new FakeBackend();
-  if (!opts.noSession && !backend.requests('GET /widget/session').length)
+  if (!opts.noSession && !backend.has('GET /widget/session'))
     backend.on('GET /widget/session', { json: sessionView() });
   const clock = new FakeClock();
   const events: Recorded[] = [];
