@@ -146,6 +146,7 @@ describe('hosted forms', () => {
     amount: '5.00',
     currency: 'EUR',
     email: 'shopper@example.com',
+    order_desc: 'Hosted form order',
     redirect_url: REDIRECT,
     ...extra,
   });
