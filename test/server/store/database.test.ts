@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { migrate, openCheckoutStore, openDatabase } from '../../../server/src/store/index.js';
 import { engines, uniqueSchema } from './engines.js';
@@ -36,6 +39,35 @@ describe('openDatabase', () => {
       assert.deepEqual(count.rows, [{ n: 2 }]);
     } finally {
       await db.close();
+    }
+  });
+});
+
+describe('openCheckoutStore with a PGlite data folder', () => {
+  test('data survives a restart and migrations are not applied twice', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'store-test-'));
+    try {
+      const first = await openCheckoutStore({ dataDir });
+      const session = await first.sessions.create({
+        clientOrderId: 'persisted',
+        amountMinor: 1,
+        currency: 'EUR',
+        intent: 'sale',
+        expiresAt: new Date(Date.now() + 60_000),
+      });
+      await first.close();
+      const second = await openCheckoutStore({ dataDir });
+      try {
+        assert.deepEqual(await second.sessions.get(session.id), session);
+        const n = await second.db.query<{ n: number }>(
+          'select count(*)::int as n from schema_migrations',
+        );
+        assert.deepEqual(n.rows, [{ n: 7 }]);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   });
 });
