@@ -1,0 +1,79 @@
+/**
+ * What a shopper does on the demo shop, found by accessible role and name as a person finds them.
+ */
+import type { Locator, Page } from 'playwright-core';
+
+export interface TestCard {
+  scenario: string;
+  pan: string;
+  cvv: string;
+  expMonth: string;
+  expYear: string;
+  otp: string | null;
+}
+
+export interface CheckoutChoice {
+  amount?: string;
+  currency?: string;
+  intent?: 'Sale' | 'Preauth (capture later)';
+  mode?: 'Card form' | 'Hosted form';
+  challenge?: 'Auto' | 'In a frame' | 'By redirect';
+}
+
+export async function testCards(sandboxUrl: string): Promise<Map<string, TestCard>> {
+  const cards = (await (await fetch(`${sandboxUrl}/sandbox/test-cards`)).json()) as TestCard[];
+  return new Map(cards.map((card) => [card.scenario, card]));
+}
+
+export async function openCheckout(page: Page, shopUrl: string, choice: CheckoutChoice = {}) {
+  await page.goto(shopUrl);
+  if (choice.amount) await page.getByLabel('Amount').fill(choice.amount);
+  if (choice.currency) await page.getByLabel('Currency').selectOption(choice.currency);
+  if (choice.intent) await page.getByRole('radio', { name: choice.intent }).check();
+  if (choice.mode) await page.getByRole('radio', { name: choice.mode }).check();
+  if (choice.challenge)
+    await page.getByLabel('Challenge').selectOption({ label: choice.challenge });
+  await page.getByRole('button', { name: 'Go to payment' }).click();
+  await page.getByLabel('Card number').waitFor();
+}
+
+/** Types the card into the widget's fields, key by key, as a shopper would. */
+export async function typeCard(page: Page, card: TestCard): Promise<void> {
+  await page.getByLabel('Card number').pressSequentially(card.pan);
+  await page
+    .getByLabel('Expiry date')
+    .pressSequentially(`${card.expMonth}${card.expYear.slice(-2)}`);
+  await page.getByLabel('Security code').pressSequentially(card.cvv);
+  await page.getByLabel('Name on card').pressSequentially('Alex Shopper');
+}
+
+export function payButton(page: Page): Locator {
+  return page.getByRole('button', { name: /^Pay / });
+}
+
+/** The shop's result line (a polite live region), once it says something. */
+export async function result(page: Page, timeout = 30_000): Promise<string> {
+  const status = page.locator('#result');
+  await status.filter({ hasText: /\S/ }).waitFor({ timeout });
+  return (await status.textContent()) ?? '';
+}
+
+/** The widget events the shop logged, oldest first. */
+export async function events(page: Page): Promise<string[]> {
+  const items = await page
+    .getByRole('list', { name: 'Widget events' })
+    .getByRole('listitem')
+    .allTextContents();
+  return items.reverse();
+}
+
+/** The challenge dialog's frame: the sandbox ACS page. */
+export function challengeFrame(page: Page) {
+  return page.getByRole('dialog').frameLocator('iframe');
+}
+
+export async function answerChallenge(page: Page, code: string): Promise<void> {
+  const frame = challengeFrame(page);
+  await frame.getByLabel('One-time code').fill(code);
+  await frame.getByRole('button', { name: 'Submit' }).click();
+}

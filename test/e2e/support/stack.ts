@@ -1,0 +1,148 @@
+/**
+ * The whole product as QA runs it: `server/src/main.ts start` in a child process (sandbox,
+ * companion backend and demo shop), on free ports, with a fresh data folder. The end-to-end suite
+ * drives it through a real browser, so what passes here is what `npm start` shows a person.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+export const MERCHANT_API_KEY = 'e2e_merchant_api_key_0123456789';
+const JWT_SECRET = 'e2e-jwt-secret-0123456789-0123456789-0123456789';
+
+export interface Stack {
+  /** The demo shop and the companion backend (one origin, like a merchant's site). */
+  shopUrl: string;
+  /** The sandbox gateway (another origin, as the real gateway and ACS pages are). */
+  sandboxUrl: string;
+  /** Everything the processes printed, for diagnosing a failure. */
+  output(): string;
+  /** Merchant API call with the key, as the merchant's server makes it. */
+  merchantApi(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown }>;
+  /** SIGKILL, for crash tests: no graceful shutdown at all. */
+  kill(): void;
+  /** Starts the same stack again on the same ports and data folder. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Builds the widget once if its CDN file is missing (the demo serves it). */
+async function ensureWidgetBuilt(): Promise<void> {
+  if (existsSync(join(ROOT, 'dist/cdn/pay-checkout.js'))) return;
+  await run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`)),
+    );
+  });
+}
+
+export async function startStack(): Promise<Stack> {
+  await ensureWidgetBuilt();
+  const [port, sandboxPort] = [await freePort(), await freePort()];
+  const dataDir = await mkdtemp(join(tmpdir(), 'pay-checkout-e2e-'));
+  const shopUrl = `http://localhost:${port}`;
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    SANDBOX_PORT: String(sandboxPort),
+    PUBLIC_URL: shopUrl,
+    ALLOWED_ORIGINS: shopUrl,
+    DATA_DIR: dataDir,
+    MERCHANT_API_KEY,
+    JWT_SECRET,
+    LOG_LEVEL: 'warn',
+    GATEWAY_URL: '',
+    DATABASE_URL: '',
+  };
+  let log = '';
+  let child: ChildProcess | undefined;
+
+  const launch = () =>
+    new Promise<void>((resolve, reject) => {
+      const proc = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts', 'start'], {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      child = proc;
+      const timer = setTimeout(() => reject(new Error(`the stack did not start:\n${log}`)), 60_000);
+      const onData = (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes('Demo shop:')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      proc.stdout?.on('data', onData);
+      proc.stderr?.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the stack exited with ${code}:\n${log}`));
+      });
+    });
+
+  const exited = () =>
+    new Promise<void>((resolve) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+
+  await launch();
+  return {
+    shopUrl,
+    sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
+    output: () => log,
+    async merchantApi(method, path, body) {
+      const response = await fetch(new URL(path, shopUrl), {
+        method,
+        headers: {
+          authorization: `Bearer ${MERCHANT_API_KEY}`,
+          'content-type': 'application/json',
+          ...(method === 'POST' ? { 'idempotency-key': crypto.randomUUID() } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : null };
+    },
+    kill() {
+      child?.kill('SIGKILL');
+    },
+    async restart() {
+      await exited();
+      await launch();
+    },
+    async stop() {
+      child?.kill('SIGTERM');
+      await exited();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
