@@ -6,6 +6,7 @@
 const $ = (selector) => document.querySelector(selector);
 const BACKEND = window.location.origin;
 const TOKENS = 'demo-checkout-tokens'; // session tokens by order id, to resume after a redirect
+const CURRENT = 'demo-checkout-current'; // the order whose payment is under way in this tab
 
 const api = async (path, body) => {
   const response = await fetch(path, {
@@ -77,9 +78,13 @@ function mountCheckout({ token, orderId, mode, challenge, locale, theme }) {
     );
     refreshOrder(orderId);
   });
+  for (const type of ['pay-success', 'pay-declined', 'pay-error']) {
+    element.addEventListener(type, () => sessionStorage.removeItem(CURRENT));
+  }
   $('#checkout-slot').replaceChildren(element);
   $('#pay-hint').textContent = `Order ${orderId}`;
   currentOrderId = orderId;
+  sessionStorage.setItem(CURRENT, orderId);
   return element;
 }
 
@@ -110,10 +115,11 @@ $('#order-form').addEventListener('submit', async (event) => {
   mountCheckout({ token, orderId, ...choice });
 });
 
-// Back from a full-page redirect (3-D Secure by redirect, or the hosted form): the same session
-// token on a new <pay-checkout> picks the payment up and ends it.
-function resumeAfterRedirect() {
-  const orderId = new URLSearchParams(window.location.search).get('resume');
+// Back from a full-page redirect (3-D Secure by redirect, or the hosted form), or reloaded in the
+// middle of a payment: the same session token on a new <pay-checkout> picks the payment up from
+// the backend and ends it. Nothing is paid twice: a session takes at most one payment.
+function resumePayment() {
+  const orderId = new URLSearchParams(window.location.search).get('resume') ?? sessionStorage.getItem(CURRENT);
   if (!orderId) return;
   const saved = JSON.parse(sessionStorage.getItem(TOKENS) ?? '{}')[orderId];
   if (!saved) {
@@ -121,7 +127,7 @@ function resumeAfterRedirect() {
     refreshOrder(orderId);
     return;
   }
-  logStatus(`back from a redirect for ${orderId}`);
+  logStatus(`resuming the payment of ${orderId}`);
   mountCheckout({ orderId, ...saved });
 }
 
@@ -197,8 +203,9 @@ function renderOrder(order) {
     Status: order.status,
     Intent: order.intent,
     Amount: `${order.amount} ${order.currency}`,
-    Captured: order.capturedAmount ?? '—',
-    Returned: order.returnedAmount ?? '—',
+    Captured: order.capturedAmount,
+    Returned: order.returnedAmount,
+    Voided: order.voided ? 'yes' : 'no',
     Card: order.card ? `${order.card.brand} ${order.card.masked}` : '—',
   };
   for (const [term, value] of Object.entries(facts)) {
@@ -231,10 +238,37 @@ function partialAmount(order) {
   return value ? { amount: value } : {};
 }
 
+/** Minor units of a decimal amount string, exactly (no floats). */
+function minor(amount) {
+  const [whole, fraction = ''] = String(amount).split('.');
+  return BigInt(whole + fraction);
+}
+
+/**
+ * The operations worth offering for this order. The merchant API checks every request against the
+ * order's state anyway (409 with the reason), so this only keeps pointless buttons away.
+ */
+function offeredOperations(order) {
+  if (order.status !== 'approved') return [];
+  const amount = minor(order.amount);
+  const captured = minor(order.capturedAmount);
+  const returned = minor(order.returnedAmount);
+  const offered = [];
+  if (order.intent === 'preauth' && !order.voided && captured === 0n && returned === 0n) {
+    offered.push('capture', 'void');
+  }
+  const settled = order.intent === 'sale' ? amount : captured;
+  if (!order.voided && (returned < settled || (order.intent === 'preauth' && captured === 0n))) {
+    offered.push('return');
+  }
+  offered.push('card-ref');
+  return offered;
+}
+
 function renderActions(order) {
   const id = { orderId: order.orderId };
-  const buttons = [actionButton('Refresh status', () => operation('order-read', id))];
-  for (const name of order.allowedOperations ?? []) {
+  const buttons = [actionButton('Refresh status', () => operation('order-status', id, {}))];
+  for (const name of offeredOperations(order)) {
     if (name === 'capture') {
       buttons.push(actionButton('Capture in full', () => operation('order-capture', id, {})));
       buttons.push(
@@ -280,4 +314,4 @@ function renderActions(order) {
 let cardRefId = null;
 
 loadTestCards();
-resumeAfterRedirect();
+resumePayment();

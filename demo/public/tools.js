@@ -29,29 +29,51 @@ function formBody(form) {
 
 const uniqueId = (prefix) => `${prefix}-${Date.now().toString(36)}`;
 
+/** The payout form's one number field, as the destination the merchant API expects. */
+function payoutDestination({ kind, number, bankName }, twoStep) {
+  if (kind === 'bank') return { bank: { accountNumber: number, bankName } };
+  if (kind === 'phone') return { phone: number };
+  return twoStep ? { cardNumber: number } : { card: { number } };
+}
+
 const handlers = {
   async payout(form) {
-    const { twoStep, ...body } = formBody(form);
-    body.orderId = uniqueId('payout');
+    const fields = formBody(form);
+    const twoStep = Boolean(fields.twoStep);
+    const body = {
+      orderId: uniqueId('payout'),
+      amount: fields.amount,
+      currency: fields.currency,
+      ...payoutDestination(fields, twoStep),
+    };
     if (!twoStep) return operation('payout', body);
     const checked = await operation('payout-check', body);
     if (!checked.ok) return;
     const pay = document.createElement('button');
     pay.type = 'button';
     pay.textContent = `Pay the checked payout ${body.orderId}`;
-    pay.addEventListener('click', () =>
-      operation('payout-pay', {}, { payoutId: checked.data.payoutId ?? body.orderId }),
-    );
+    pay.addEventListener('click', () => operation('payout-pay', {}, { payoutId: body.orderId }));
     document.querySelector('#payout-actions').replaceChildren(pay);
   },
-  'recurring-create': (form) =>
-    operation('recurring-create', { ...formBody(form), orderId: uniqueId('rp') }),
+  'recurring-create': (form) => {
+    const fields = formBody(form);
+    return operation('recurring-create', {
+      ...fields,
+      interval: Number(fields.interval),
+      orderId: uniqueId('rp'),
+    });
+  },
   async 'hosted-form'(form) {
     const body = {
       ...formBody(form),
       orderId: uniqueId('hosted'),
+      customer: { email: 'shopper@example.com' },
       returnUrl: `${window.location.origin}/tools.html`,
     };
+    if (body.kind === 'account-verification') {
+      delete body.amount;
+      delete body.currency;
+    }
     const { ok, data } = await operation('hosted-form', body);
     if (ok && data.url) window.location.assign(data.url);
   },

@@ -37,14 +37,22 @@ export async function openCheckout(page: Page, shopUrl: string, choice: Checkout
   await page.getByLabel('Card number').waitFor();
 }
 
-/** Types the card into the widget's fields, key by key, as a shopper would. */
+/**
+ * Types the card into the widget's fields, key by key, as a shopper would. Each field is clicked
+ * first: a click waits until the field is enabled (the form is disabled while its session loads).
+ */
 export async function typeCard(page: Page, card: TestCard): Promise<void> {
-  await page.getByLabel('Card number').pressSequentially(card.pan);
-  await page
-    .getByLabel('Expiry date')
-    .pressSequentially(`${card.expMonth}${card.expYear.slice(-2)}`);
-  await page.getByLabel('Security code').pressSequentially(card.cvv);
-  await page.getByLabel('Name on card').pressSequentially('Alex Shopper');
+  const values: [string, string][] = [
+    ['Card number', card.pan],
+    ['Expiry date', `${card.expMonth}${card.expYear.slice(-2)}`],
+    ['Security code', card.cvv],
+    ['Name on card', 'Alex Shopper'],
+  ];
+  for (const [label, value] of values) {
+    const field = page.getByLabel(label);
+    await field.click();
+    await field.pressSequentially(value);
+  }
 }
 
 export function payButton(page: Page): Locator {

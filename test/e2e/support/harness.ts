@@ -1,0 +1,51 @@
+/**
+ * One stack and one browser per test file; a fresh browser context (cookies, storage) per test.
+ */
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { DESKTOP, launchBrowser } from './browser.js';
+import { type TestCard, testCards } from './shopper.js';
+import { type Stack, startStack } from './stack.js';
+
+export interface Harness {
+  stack(): Stack;
+  card(scenario: string): TestCard;
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+}
+
+export function useStack(): Harness {
+  let stack: Stack | undefined;
+  let browser: Browser | undefined;
+  let cards = new Map<string, TestCard>();
+
+  before(async () => {
+    stack = await startStack();
+    browser = await launchBrowser();
+    cards = await testCards(stack.sandboxUrl);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  return {
+    stack() {
+      assert.ok(stack, 'the stack is running');
+      return stack;
+    },
+    card(scenario) {
+      const found = cards.get(scenario);
+      assert.ok(found, `the sandbox has a ${scenario} card`);
+      return found;
+    },
+    async newPage(viewport = DESKTOP) {
+      assert.ok(browser, 'the browser is running');
+      const context = await browser.newContext({ viewport });
+      const page = await context.newPage();
+      page.setDefaultTimeout(20_000);
+      return page;
+    },
+  };
+}
