@@ -80,7 +80,10 @@ async function minifiedEsm() {
 export async function measureWidget({ forceBuild = false } = {}) {
   let built = false;
   if (forceBuild || !existsSync(cdnFile) || !existsSync(esmEntry)) {
-    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], { cwd: root, stdio: 'ignore' });
+    execFileSync(process.execPath, [join(root, 'scripts/build.mjs')], {
+      cwd: root,
+      stdio: 'ignore',
+    });
     built = true;
   }
   const files = ownGraph(esmEntry);

@@ -20,7 +20,11 @@ export function fmt(value: number): string {
   return Number(value.toPrecision(3)).toLocaleString('en-US', { maximumFractionDigits: 3 });
 }
 
-export const ratio = (value: number, base: number): string =>
-  base > 0 && Number.isFinite(value) ? `${(value / base).toFixed(2)}×` : '–';
+/** value / base, with three significant digits when small (a pay cycle is far below 1×). */
+export function ratio(value: number, base: number): string {
+  if (!(base > 0) || !Number.isFinite(value)) return '–';
+  const r = value / base;
+  return `${r >= 0.1 ? r.toFixed(2) : r.toPrecision(3)}×`;
+}
 
 export const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
