@@ -1,0 +1,189 @@
+/**
+ * Shared pieces of the proof suite: the in-process stack of test/server/checkout (sandbox and
+ * companion backend on loopback HTTP, in-memory PGlite), plus look-ups into both databases that
+ * the proofs assert on (the sandbox's transactions, the backend's callbacks and history).
+ */
+import assert from 'node:assert/strict';
+import { type SandboxOptions, TEST_CARDS } from '../../../server/src/sandbox/index.js';
+import {
+  type CheckoutStore,
+  createCheckoutStore,
+  type Database,
+  migrateCheckoutStore,
+  openDatabase,
+} from '../../../server/src/store/index.js';
+import {
+  type Backend,
+  type BackendOptions,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../server/checkout/harness.js';
+
+export {
+  type Backend,
+  type BackendOptions,
+  closeServer,
+  FAST_TIMING,
+  JWT_SECRET,
+  listen,
+  MERCHANT_API_KEY,
+  MERCHANT_ORIGIN,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../server/checkout/harness.js';
+export {
+  BROWSER,
+  type Card,
+  createSession,
+  merchant,
+  parseForm,
+  postForm,
+  returnMessage,
+  runChallenge,
+  runMethod,
+  Shopper,
+  uniqueOrderId,
+} from '../../server/checkout/shopper.js';
+
+export interface Pair {
+  db: Database;
+  store: CheckoutStore;
+  sb: Sandbox;
+  be: Backend;
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox and the backend in one in-memory PGlite (their tables never overlap): starting
+ * PGlite is the slow part of these tests, so each file pays for it once.
+ */
+export async function startPair(
+  sandboxOptions: SandboxOptions = {},
+  backendOptions: Omit<BackendOptions, 'store'> = {},
+): Promise<Pair> {
+  const db = await openDatabase({});
+  await migrateCheckoutStore(db);
+  const store = createCheckoutStore(db);
+  const sb = await startSandbox({ database: db, ...sandboxOptions });
+  const be = await startBackend(sb, { ...backendOptions, store });
+  return {
+    db,
+    store,
+    sb,
+    be,
+    async close() {
+      await be.close();
+      await sb.close();
+      await db.close();
+    },
+  };
+}
+
+export function card(scenario: string): { pan: string; cvv: string; otp: string | null } {
+  const found = TEST_CARDS.find((c) => c.scenario === scenario);
+  assert.ok(found, scenario);
+  return { pan: found.pan, cvv: found.cvv, otp: found.otp ?? null };
+}
+
+export interface SandboxTx {
+  orderid: string;
+  clientOrderId: string;
+  kind: string;
+  status: string;
+  amountMinor: number;
+  currency: string;
+  operations: { type: string; amountMinor: number; status: string }[];
+}
+
+/** Every transaction the sandbox holds for a client_orderid (any endpoint). */
+export async function sandboxTransactions(
+  sb: Sandbox,
+  clientOrderId: string,
+): Promise<SandboxTx[]> {
+  const { rows } = await sb.sandbox.store.db.query<{ data: SandboxTx }>(
+    'select data from sandbox_transactions where client_orderid = $1 order by orderid',
+    [clientOrderId],
+  );
+  return rows.map((r) => r.data);
+}
+
+/** The charge the sandbox made for an order: exactly one sale/preauth, or the test fails. */
+export async function exactlyOneCharge(sb: Sandbox, clientOrderId: string): Promise<SandboxTx> {
+  const txs = await sandboxTransactions(sb, clientOrderId);
+  const charges = txs.filter((t) => t.kind === 'sale' || t.kind === 'preauth');
+  assert.equal(charges.length, 1, `charges for ${clientOrderId}: ${JSON.stringify(txs)}`);
+  return charges[0] as SandboxTx;
+}
+
+/** How many `operation` calls the backend's gateway history shows for one order. */
+export async function historyCount(be: Backend, orderId: string, operation: string) {
+  const entries = await be.store.history.forOrder(orderId);
+  return entries.filter((e) => e.operation === operation).length;
+}
+
+export async function countRows(db: Database, tables: readonly string[]) {
+  const out: Record<string, number> = {};
+  for (const table of tables) {
+    const { rows } = await db.query<{ n: string | number }>(
+      `select count(*)::int as n from ${table}`,
+    );
+    out[table] = Number(rows[0]?.n ?? 0);
+  }
+  return out;
+}
+
+/** A fingerprint of every row of `tables` (content, not only counts) to prove nothing changed. */
+export async function snapshotTables(db: Database, tables: readonly string[]) {
+  const out: Record<string, string> = {};
+  for (const table of tables) {
+    const { rows } = await db.query(`select * from ${table} order by 1`);
+    out[table] = JSON.stringify(rows);
+  }
+  return out;
+}
+
+export const CHECKOUT_TABLES = [
+  'orders',
+  'checkout_sessions',
+  'gateway_callbacks',
+  'gateway_history',
+  'idempotency_keys',
+  'merchant_webhooks',
+  'merchant_operations',
+] as const;
+
+export const SANDBOX_TABLES = [
+  'sandbox_transactions',
+  'sandbox_card_refs',
+  'sandbox_recurring_payments',
+  'sandbox_callbacks',
+] as const;
+
+/** Mulberry32: a small seeded PRNG so that every fuzz failure reproduces from its seed. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
