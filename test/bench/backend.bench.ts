@@ -92,7 +92,7 @@ async function benchEngine(
     await httpLoad({ ...readSpec, durationS: 1 });
     for (let i = 0; i < 10; i++) await pay((await createSession(backendUrl, merchantApiKey)).token);
     for (const key of Object.keys(statuses)) delete statuses[key];
-    const pool = await sessionPool(backendUrl, merchantApiKey, 150 * options.durationS);
+    const pool = await sessionPool(backendUrl, merchantApiKey, 40 * options.durationS);
 
     const bare = await httpLoad({ ...bareSpec, durationS: options.durationS });
     const created = await httpLoad({ ...createSpec, durationS: options.durationS });

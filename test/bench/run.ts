@@ -1,0 +1,175 @@
+/**
+ * `npm run bench`: widget size, signing, backend, each in its own process (one's JIT state and
+ * memory cannot leak into another's figures), then test/bench/RESULTS.md. `--load` also runs the
+ * 60 s load test (load.ts), which appends its own section. `--quick` shortens every run (a smoke
+ * run; its figures are marked as such).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BackendResult, backendTable, memoryTable } from './backend.bench.js';
+import { flag } from './lib/cli.js';
+import { machineSection } from './lib/machine-section.js';
+import { table } from './lib/markdown.js';
+import { RESULTS_FILE, writeResults } from './lib/results-file.js';
+import { type SigningResult, signingTable } from './signing.bench.js';
+
+const here = (file: string) => new URL(file, import.meta.url).pathname;
+const quick = flag('--quick');
+const tmp = mkdtempSync(join(tmpdir(), 'pay-checkout-bench-run-'));
+
+/** Runs one bench file in a child process; its --json file is the result. */
+function step<T>(title: string, args: string[]): { result: T; seconds: number } {
+  console.log(`\n== ${title}`);
+  const out = join(tmp, `${title.replace(/\W+/g, '-')}.json`);
+  const started = performance.now();
+  execFileSync(process.execPath, [...args, ...(quick ? ['--quick'] : []), '--json', out], {
+    stdio: 'inherit',
+  });
+  return {
+    result: JSON.parse(readFileSync(out, 'utf8')) as T,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+interface WidgetSizes {
+  min: number;
+  gzip: number;
+  brotli: number;
+}
+interface WidgetResult {
+  built: boolean;
+  budgetGzip: number;
+  withinBudget: boolean;
+  cdn: WidgetSizes;
+  esm: WidgetSizes & { files: number; unminifiedBytes: number };
+  peers: { name: string; gzip: number }[];
+}
+
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+const header = machineSection(command);
+try {
+  const widget = step<WidgetResult>('widget size', [here('./widget-size.mjs')]);
+  const signing = step<SigningResult>('signing', ['--import', 'tsx', here('./signing.bench.ts')]);
+  const backend = step<BackendResult>('backend', ['--import', 'tsx', here('./backend.bench.ts')]);
+  writeResults(
+    report(header, widget.result, signing.result, backend.result, {
+      widget: widget.seconds,
+      signing: signing.seconds,
+      backend: backend.seconds,
+    }),
+  );
+  console.log(`\nwrote ${RESULTS_FILE}`);
+  if (flag('--load')) {
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', here('./load.ts'), ...(quick ? ['--quick'] : [])],
+      { stdio: 'inherit' },
+    );
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+function report(
+  head: string,
+  widget: WidgetResult,
+  signing: SigningResult,
+  backend: BackendResult,
+  seconds: Record<string, number>,
+): string {
+  const b = (n: number) => `${n.toLocaleString('en-US')} B`;
+  const o = backend.options;
+  const s = signing.options;
+  return `# Benchmarks
+
+Written by \`npm run bench\` (test/bench/run.ts); every figure below comes from that run.${quick ? '\n\n**Quick smoke run (`--quick`): shortened budgets, figures are rough.**' : ''}
+
+${head}
+
+The machine is shared (2 cores, other engineers run tests on it at the same time): absolute
+figures are noisy. Each comparison is measured in the same run, interleaved where it can be, so
+the ratios are the figures to trust. Wall time: widget ${seconds.widget?.toFixed(0)} s, signing
+${seconds.signing?.toFixed(0)} s, backend ${seconds.backend?.toFixed(0)} s.
+
+## 1. Widget size
+
+min = bytes on disk after minification; gzip at level 9; brotli at quality 11. The ESM row is
+\`dist/esm/pay-checkout.js\` and the ${widget.esm.files} files of ours it imports, bundled and
+minified the way the CDN file is, with **Lit excluded** (a shared dependency an app already has;
+${b(widget.esm.unminifiedBytes)} as tsc emits them, unminified). Peers: gzip -9 figures measured
+with the same tool on this machine kind (toolchain notes); only gzip is known for them.${widget.built ? ' The widget was built first (`npm run build`): dist was missing.' : ''}
+
+${table(
+  ['bundle', 'min', 'gzip -9', 'brotli'],
+  [
+    [
+      'pay-checkout CDN file, Lit included',
+      b(widget.cdn.min),
+      b(widget.cdn.gzip),
+      b(widget.cdn.brotli),
+    ],
+    [
+      `pay-checkout ESM entry + own imports, Lit excluded`,
+      b(widget.esm.min),
+      b(widget.esm.gzip),
+      b(widget.esm.brotli),
+    ],
+    ...widget.peers.map((p) => [p.name, null, b(p.gzip), null]),
+  ],
+)}
+
+Budget: at most ${b(widget.budgetGzip)} gzip with Lit: **${widget.withinBudget ? 'within' : 'OVER'}**
+(${((widget.cdn.gzip / widget.budgetGzip) * 100).toFixed(0)} % of it).
+
+## 2. Signing
+
+Operations per second, one operation = one whole signed request: \`computeControl('sale', …)\`
+for the control (SHA-1), \`createOAuthSigner().sign()\` of a 10-field body (fresh nonce and
+timestamp, base string, signature, Authorization header) for OAuth. \`oauth-1.0a\` does the same
+(\`authorize\` + \`toHeader\`) with the same node:crypto primitive and an already parsed key;
+both were checked to produce the same signature first. The floor is bare node:crypto doing only
+the hash / HMAC / RSA signature over an equal base string. Warm-up ${s.warmupMs} ms per case,
+then ${s.rounds} rounds of ${s.budgetMs} ms per case, cases interleaved; median of the rounds.
+The 4096-bit key was generated at start (${signing.rsa4096KeygenMs.toFixed(0)} ms); the 2048-bit
+one is test/server/signing/fixtures/test-rsa-2048.pkcs8.pem.
+
+${signingTable(signing)}
+
+## 3. Backend
+
+Loopback HTTP only. The sandbox and the backend each run in their own process (the backend
+composed as main.ts does it: a root Express app, then createCheckoutApp), the load generator in
+a third. autocannon, ${o.connections} connections, ${o.durationS} s per case after a 1 s warm-up
+per case; the pay cycle is a closed loop of ${o.payConcurrency} concurrent shoppers for
+${o.durationS} s, each cycle = \`POST /widget/pay\` with the sandbox's approved test card (from
+\`GET /sandbox/test-cards\`), then \`GET /widget/next?wait=5\` until \`final\`, on sessions made
+before the timed run. "per second" counts only 2xx answers (or approved cycles); "failures" are
+errors + timeouts + non-2xx. The bare handler (\`GET /bare\` → \`{ok:true}\`) is on the
+backend's root app in the same process and run.
+
+Set-up choices (public options only): sandbox \`processingDelayMs: ${o.processingDelayMs}\` (the
+emulated gateway's own delay removed, so the cycle is our stack plus the emulator); request logs
+at \`info\` to /dev/null (the logging work is kept); widget rate limits raised through
+\`widgetLimits\` (one load generator on one IP is not a crowd). The real widget sleeps the
+\`retryAfterMs\` of a \`wait\` answer (1000 ms) before \`/widget/next\`; the bench long-polls at
+once, so shopper-perceived time can be up to 1 s longer than the cycle latency here.
+
+${backendTable(backend)}
+
+Memory after the load (process.memoryUsage(), read over HTTP from each server process; the
+PGlite figures include the WASM Postgres heap of each in-process database). "start ms" is spawn
+to both servers ready, including database start and migrations.
+
+${memoryTable(backend)}
+${backend.skipped.length ? `\nSkipped: ${backend.skipped.join('; ')}.\n` : ''}
+${backend.engines
+  .filter((e) => e.payCycle.sessionsMadeInline > 0 || e.payCycle.firstErrors.length > 0)
+  .map(
+    (e) =>
+      `- ${e.engine}: ${e.payCycle.sessionsMadeInline} pay cycles made their own session (pool ran dry)${e.payCycle.firstErrors.length ? `; first errors: ${e.payCycle.firstErrors.join(' / ')}` : ''}`,
+  )
+  .join('\n')}
+`;
+}
