@@ -5,6 +5,7 @@ import { toMinorUnits } from '../../signing/index.js';
 import type { Order as StoredOrder } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { notFound } from '../errors.js';
+import { pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
 import { operationView } from './operation-view.js';
@@ -66,6 +67,27 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
         ...(query.cursor ? { cursor: query.cursor } : {}),
       });
       res.json({ orders: page.orders.map(merchantOrderView), nextCursor: page.nextCursor });
+    },
+  );
+
+  routes.add(
+    {
+      method: 'post',
+      path: '/orders/:orderId/refresh',
+      operationId: 'refreshOrder',
+      summary:
+        "Ask the gateway for a pending order's status now (it is also polled and called back).",
+      tag: 'Orders',
+      params: ORDER_PARAM,
+      body: EmptyBody,
+      responses: {
+        200: { description: 'The order', schema: Order },
+        404: { description: 'Not found', schema: ErrorResponse },
+      },
+    },
+    async ({ params }, _req, res) => {
+      const order = await load(params.orderId ?? '');
+      res.json(merchantOrderView(await pollOnce(ctx, order)));
     },
   );
 

@@ -183,7 +183,9 @@ export const CreateRecurringBody = z
     cardRefId: z.string().min(1).max(64),
     amount: Amount,
     currency: Currency,
-    period: z.enum(['day', 'week', 'month', 'year']),
+    orderId: MerchantOrderId,
+    email: z.email('must be an e-mail address'),
+    period: z.enum(['day', 'week', 'month']),
     interval: z.number().int().min(1).max(365),
     startDate: z.iso.date().optional(),
     maxRepeats: z.number().int().min(1).max(10000).optional(),
@@ -285,9 +287,23 @@ export const CreateTransferBody = z
 
 // --- account verification and hosted forms ----------------------------------------------------
 
+const CardData = z
+  .object({
+    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    expMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12'),
+    expYear: z.string().regex(/^20\d{2}$/, 'must be four digits'),
+    cvc: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+    holder: text(128),
+  })
+  .strict();
+
 export const CreateVerificationBody = z
   .object({
     orderId: MerchantOrderId,
+    currency: Currency.default('EUR').meta({
+      description: 'The currency of the zero-amount authorisation.',
+    }),
+    card: CardData,
     customer: Customer,
     returnUrl: HttpsOrLocalUrl.optional(),
     description: z.string().max(2000).optional(),

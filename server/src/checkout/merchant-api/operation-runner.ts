@@ -1,0 +1,148 @@
+/**
+ * Running a merchant operation that is not a checkout payment (rebill, payout, transfer, account
+ * verification, card reference, recurring payment, hosted form): one row in merchant_operations
+ * per merchant id, one gateway call, then its status followed briefly. A refused request is
+ * recorded as `error`; a lost answer leaves it `unknown` (never sent again; a read asks the
+ * gateway).
+ */
+import { GatewayError, type GatewayResult } from '../../gateway/index.js';
+import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
+import { type Context, inScope } from '../context.js';
+import { HttpError } from '../errors.js';
+import { finalizeOperation } from '../operations-status.js';
+import { isFinalStatus } from '../payments/next-action.js';
+import { isUniqueViolation } from './sessions.js';
+
+export interface OperationInput {
+  kind: MerchantOperationKind;
+  clientId: string;
+  amountMinor?: number;
+  currency?: string;
+  data?: Record<string, unknown>;
+}
+
+export async function runOperation(
+  ctx: Context,
+  input: OperationInput,
+  call: () => Promise<GatewayResult>,
+  options: { follow: boolean; statusAfterCall?: string } = { follow: true },
+): Promise<MerchantOperation> {
+  if (await ctx.store.operations.getByClientId(input.kind, input.clientId)) {
+    throw new HttpError(
+      409,
+      'conflict',
+      `orderId ${input.clientId} is already used for a ${input.kind}`,
+    );
+  }
+  let operation: MerchantOperation;
+  try {
+    operation = await ctx.store.operations.create({
+      kind: input.kind,
+      clientId: input.clientId,
+      amountMinor: input.amountMinor ?? null,
+      currency: input.currency ?? null,
+      data: { orderId: input.clientId, ...input.data },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new HttpError(409, 'conflict', `orderId ${input.clientId} is already used`);
+    throw error;
+  }
+  let result: GatewayResult;
+  try {
+    result = await inScope(ctx, { operationId: operation.id }, call);
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === 'gateway-validation') {
+      await finalizeOperation(ctx, operation, 'error', {
+        reason: error.errorMessage,
+        errorCode: error.errorCode,
+      });
+      throw new HttpError(
+        422,
+        'gateway',
+        `The gateway refused the request: ${error.errorMessage ?? 'no reason given'}`,
+      );
+    }
+    await ctx.store.operations.transition(operation.id, { from: ['new'], to: 'unknown' });
+    throw error;
+  }
+  const gatewayRef =
+    result.cardRefId ??
+    result.payoutId ??
+    result.transactionId ??
+    result.recurringPaymentId ??
+    null;
+  const moved = await ctx.store.operations.transition(operation.id, {
+    from: ['new'],
+    to: options.statusAfterCall ?? 'processing',
+    patch: {
+      gatewayOrderId: result.orderId ?? null,
+      gatewayRef,
+      ...(result.redirectUrl ? { data: { ...operation.data, url: result.redirectUrl } } : {}),
+    },
+  });
+  operation = moved.operation ?? operation;
+  if (result.status && isFinalStatus(result.status)) {
+    return finalizeOperation(ctx, operation, result.status, {
+      reason: result.errorMessage,
+      errorCode: result.errorCode,
+    });
+  }
+  return options.follow ? followOperation(ctx, operation, ctx.timing.operationFollowMs) : operation;
+}
+
+/** Asks the gateway for the operation's status once and applies a final one. */
+export async function pollOperation(
+  ctx: Context,
+  operation: MerchantOperation,
+): Promise<MerchantOperation> {
+  if (isFinalStatus(operation.status) || !operation.gatewayOrderId) return operation;
+  try {
+    const status = await inScope(ctx, { operationId: operation.id }, () =>
+      ctx.gateway.status({
+        client_orderid: operation.clientId,
+        orderid: operation.gatewayOrderId as string,
+      }),
+    );
+    if (!isFinalStatus(status.status)) return operation;
+    return await finalizeOperation(ctx, operation, status.status, {
+      reason: status.errorMessage,
+      errorCode: status.errorCode,
+    });
+  } catch (error) {
+    ctx.logger.warn({ err: error, operationId: operation.id }, 'operation status poll failed');
+    return operation;
+  }
+}
+
+export async function followOperation(
+  ctx: Context,
+  operation: MerchantOperation,
+  waitMs: number,
+): Promise<MerchantOperation> {
+  const deadline = Date.now() + waitMs;
+  let pause = Math.min(ctx.timing.pollMinMs, 500);
+  let current = operation;
+  for (;;) {
+    current = await pollOperation(ctx, current);
+    if (isFinalStatus(current.status) || Date.now() + pause > deadline) return current;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(Math.round(pause * 1.5), ctx.timing.pollMaxMs);
+    current = (await ctx.store.operations.get(current.id)) ?? current;
+  }
+}
+
+/** A stored operation by the merchant's id, refreshed from the gateway while pending. */
+export async function readOperation(
+  ctx: Context,
+  kind: MerchantOperationKind,
+  clientId: string,
+): Promise<MerchantOperation> {
+  const operation = await ctx.store.operations.getByClientId(kind, clientId);
+  if (!operation) throw new HttpError(404, 'not-found', `${kind} ${clientId} not found`);
+  return pollOperation(ctx, operation);
+}
+
+export function answerStatus(operation: MerchantOperation): number {
+  return isFinalStatus(operation.status) ? 200 : 202;
+}

@@ -1,0 +1,66 @@
+/** Rebills: charge a card reference without the cardholder. */
+import { toMinorUnits } from '../../signing/index.js';
+import type { Context } from '../context.js';
+import { callbackUrl } from '../payments/pay.js';
+import { answerStatus, readOperation, runOperation } from './operation-runner.js';
+import { operationView } from './operation-view.js';
+import type { RouteTable } from './route-spec.js';
+import { CreateRebillBody, ErrorResponse, Operation } from './schemas.js';
+
+export function rebillRoutes(ctx: Context, routes: RouteTable): void {
+  routes.add(
+    {
+      method: 'post',
+      path: '/rebills',
+      operationId: 'createRebill',
+      summary: 'Charge a card reference (cardholder absent).',
+      tag: 'Rebills',
+      body: CreateRebillBody,
+      responses: {
+        200: { description: 'Final status reached', schema: Operation },
+        202: { description: 'Sent; still processing', schema: Operation },
+        409: { description: 'orderId already used', schema: ErrorResponse },
+        422: { description: 'Refused by the gateway', schema: ErrorResponse },
+      },
+    },
+    async ({ body }, _req, res) => {
+      const op = await runOperation(
+        ctx,
+        {
+          kind: 'rebill',
+          clientId: body.orderId,
+          amountMinor: toMinorUnits(body.amount, body.currency),
+          currency: body.currency,
+          data: { cardRefId: body.cardRefId },
+        },
+        () =>
+          ctx.gateway.makeRebill({
+            client_orderid: body.orderId,
+            cardrefid: body.cardRefId,
+            amount: body.amount,
+            currency: body.currency,
+            order_desc: body.description ?? 'Rebill',
+            server_callback_url: callbackUrl(ctx),
+          }),
+      );
+      res.status(answerStatus(op)).json(operationView(op));
+    },
+  );
+  routes.add(
+    {
+      method: 'get',
+      path: '/rebills/:orderId',
+      operationId: 'getRebill',
+      summary: 'Read a rebill (refreshed from the gateway while pending).',
+      tag: 'Rebills',
+      params: { orderId: "The rebill's merchant order id" },
+      responses: {
+        200: { description: 'The rebill', schema: Operation },
+        404: { description: 'Unknown', schema: ErrorResponse },
+      },
+    },
+    async ({ params }, _req, res) => {
+      res.json(operationView(await readOperation(ctx, 'rebill', params.orderId ?? '')));
+    },
+  );
+}
