@@ -48,7 +48,9 @@ describe('every sandbox scenario, paid on the demo shop', () => {
     assert.match(await result(page), /Payment approved/);
     const order = await orderOf(page);
     assert.deepEqual([order.status, order.amount, order.currency], ['approved', '10.42', 'EUR']);
-    assert.ok((await events(page)).some((l) => l.startsWith('pay-success') || l.includes(' pay-success ')));
+    assert.ok(
+      (await events(page)).some((l) => l.startsWith('pay-success') || l.includes(' pay-success ')),
+    );
     await screenshot(page, 'approved');
   });
 

@@ -27,14 +27,20 @@ export async function testCards(sandboxUrl: string): Promise<Map<string, TestCar
 
 export async function openCheckout(page: Page, shopUrl: string, choice: CheckoutChoice = {}) {
   await page.goto(shopUrl);
-  if (choice.amount) await page.getByLabel('Amount').fill(choice.amount);
-  if (choice.currency) await page.getByLabel('Currency').selectOption(choice.currency);
+  if (choice.amount)
+    await page.getByRole('textbox', { name: 'Amount', exact: true }).fill(choice.amount);
+  if (choice.currency)
+    await page
+      .getByRole('combobox', { name: 'Currency', exact: true })
+      .selectOption(choice.currency);
   if (choice.intent) await page.getByRole('radio', { name: choice.intent }).check();
   if (choice.mode) await page.getByRole('radio', { name: choice.mode }).check();
   if (choice.challenge)
-    await page.getByLabel('Challenge').selectOption({ label: choice.challenge });
+    await page
+      .getByRole('combobox', { name: 'Challenge', exact: true })
+      .selectOption({ label: choice.challenge });
   await page.getByRole('button', { name: 'Go to payment' }).click();
-  await page.getByLabel('Card number').waitFor();
+  await payButton(page).waitFor();
 }
 
 /**
@@ -55,8 +61,9 @@ export async function typeCard(page: Page, card: TestCard): Promise<void> {
   }
 }
 
+/** The widget's Pay button, whose name carries the amount (“Pay €10.42”). */
 export function payButton(page: Page): Locator {
-  return page.getByRole('button', { name: /^Pay / });
+  return page.locator('pay-checkout').getByRole('button', { name: /^Pay\b/ });
 }
 
 /** The shop's result line (a polite live region), once it says something. */

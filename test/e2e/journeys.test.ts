@@ -1,0 +1,159 @@
+/**
+ * Whole shopper journeys beyond a single payment: 3-D Secure by full-page redirect, the hosted
+ * form, a double click, a reload in the middle of a challenge, the merchant's operations on the
+ * order from the shop's page, and a phone-sized screen.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { PHONE, screenshot } from './support/browser.js';
+import { useStack } from './support/harness.js';
+import {
+  answerChallenge,
+  challengeFrame,
+  openCheckout,
+  payButton,
+  result,
+  typeCard,
+} from './support/shopper.js';
+
+const harness = useStack();
+
+function countRequests(page: Page, path: string): () => number {
+  let count = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === path && request.method() === 'POST') count++;
+  });
+  return () => count;
+}
+
+async function shownOrderId(page: Page): Promise<string> {
+  return ((await page.locator('#pay-hint').textContent()) ?? '').replace('Order ', '').trim();
+}
+
+async function orderStatus(orderId: string): Promise<string> {
+  const { body } = await harness.stack().merchantApi('GET', `/v1/orders/${orderId}`);
+  return (body as { status: string }).status;
+}
+
+/** The order panel's facts (`Captured` → `4.00` ...), after the shop refreshed them. */
+async function orderFact(page: Page, term: string): Promise<string> {
+  return (await page.locator(`#order-view dt:text-is("${term}") + dd`).textContent()) ?? '';
+}
+
+describe('shopper journeys on the demo shop', () => {
+  test('challenge by redirect: the whole page goes to the bank and comes back paid', async () => {
+    const page = await harness.newPage();
+    const challenge = harness.card('3ds2-challenge');
+    await openCheckout(page, harness.stack().shopUrl, { challenge: 'By redirect' });
+    const orderId = await shownOrderId(page);
+    await typeCard(page, challenge);
+    await payButton(page).click();
+    // The bank's page is now the top-level page, on the sandbox's origin.
+    await page.getByLabel('One-time code').fill(challenge.otp ?? '');
+    assert.equal(new URL(page.url()).origin, harness.stack().sandboxUrl);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    assert.match(await result(page), /Payment approved/);
+    assert.equal(new URL(page.url()).searchParams.get('resume'), orderId);
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
+  test('hosted mode: the gateway page takes the card and the shopper returns paid', async () => {
+    const page = await harness.newPage();
+    const card = harness.card('approved');
+    await openCheckout(page, harness.stack().shopUrl, { mode: 'Hosted form' });
+    const orderId = await shownOrderId(page);
+    await payButton(page).click();
+    await page.getByLabel('Card number').fill(card.pan);
+    assert.equal(new URL(page.url()).origin, harness.stack().sandboxUrl);
+    await page.getByLabel('Name on card').fill('Alex Shopper');
+    await page.getByLabel('Expiry month (MM)').fill(card.expMonth);
+    await page.getByLabel('Expiry year (YYYY)').fill(card.expYear);
+    await page.getByLabel('Security code (CVV)').fill(card.cvv);
+    await screenshot(page, 'hosted-form');
+    await page.getByRole('button', { name: 'Pay' }).click();
+    assert.match(await result(page), /Payment approved/);
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
+  test('a double click on Pay sends one payment', async () => {
+    const page = await harness.newPage();
+    const pays = countRequests(page, '/widget/pay');
+    await openCheckout(page, harness.stack().shopUrl);
+    const orderId = await shownOrderId(page);
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).dblclick();
+    assert.match(await result(page), /Payment approved/);
+    assert.equal(pays(), 1);
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
+  test('a reload in the middle of a challenge resumes the same payment, paid once', async () => {
+    const page = await harness.newPage();
+    const pays = countRequests(page, '/widget/pay');
+    const challenge = harness.card('3ds2-challenge');
+    await openCheckout(page, harness.stack().shopUrl);
+    const orderId = await shownOrderId(page);
+    await typeCard(page, challenge);
+    await payButton(page).click();
+    await challengeFrame(page).getByLabel('One-time code').waitFor();
+    await page.reload();
+    assert.equal(await shownOrderId(page), orderId);
+    await answerChallenge(page, challenge.otp ?? '');
+    assert.match(await result(page), /Payment approved/);
+    assert.equal(pays(), 1);
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
+  test('preauth: partial capture, then a partial return, from the order panel', async () => {
+    const page = await harness.newPage();
+    await openCheckout(page, harness.stack().shopUrl, { intent: 'Preauth (capture later)' });
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    assert.match(await result(page), /Payment approved/);
+    const amounts = ['4.00', '1.50'];
+    page.on('dialog', (dialog) => void dialog.accept(amounts.shift()));
+    await page.getByRole('button', { name: 'Capture part…' }).click();
+    await page.locator('#order-view dt:text-is("Captured") + dd:text-is("4.00")').waitFor();
+    await page.getByRole('button', { name: 'Return part…' }).click();
+    await page.locator('#order-view dt:text-is("Returned") + dd:text-is("1.50")').waitFor();
+    assert.equal(await orderFact(page, 'Captured'), '4.00');
+    await screenshot(page, 'order-operations');
+  });
+
+  test('preauth: void releases the hold', async () => {
+    const page = await harness.newPage();
+    await openCheckout(page, harness.stack().shopUrl, { intent: 'Preauth (capture later)' });
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    assert.match(await result(page), /Payment approved/);
+    await page.getByRole('button', { name: 'Void' }).click();
+    await page.locator('#order-view dt:text-is("Voided") + dd:text-is("yes")').waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Void' }).count(), 0);
+  });
+
+  test('sale: a full return from the order panel', async () => {
+    const page = await harness.newPage();
+    await openCheckout(page, harness.stack().shopUrl, { amount: '25.00', currency: 'USD' });
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    assert.match(await result(page), /Payment approved/);
+    await page.getByRole('button', { name: 'Return in full' }).click();
+    await page.locator('#order-view dt:text-is("Returned") + dd:text-is("25.00")').waitFor();
+  });
+
+  test('on a phone, the challenge fits the screen and pays', async () => {
+    const page = await harness.newPage(PHONE);
+    const challenge = harness.card('3ds2-challenge');
+    await openCheckout(page, harness.stack().shopUrl);
+    await typeCard(page, challenge);
+    await payButton(page).click();
+    const frame = page.getByRole('dialog').locator('iframe');
+    await challengeFrame(page).getByLabel('One-time code').waitFor();
+    const box = await frame.boundingBox();
+    assert.ok(box && box.width <= PHONE.width && box.x >= 0, JSON.stringify(box));
+    await screenshot(page, 'phone-challenge');
+    await answerChallenge(page, challenge.otp ?? '');
+    assert.match(await result(page), /Payment approved/);
+  });
+});
