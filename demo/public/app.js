@@ -119,7 +119,8 @@ $('#order-form').addEventListener('submit', async (event) => {
 // middle of a payment: the same session token on a new <pay-checkout> picks the payment up from
 // the backend and ends it. Nothing is paid twice: a session takes at most one payment.
 function resumePayment() {
-  const orderId = new URLSearchParams(window.location.search).get('resume') ?? sessionStorage.getItem(CURRENT);
+  const orderId =
+    new URLSearchParams(window.location.search).get('resume') ?? sessionStorage.getItem(CURRENT);
   if (!orderId) return;
   const saved = JSON.parse(sessionStorage.getItem(TOKENS) ?? '{}')[orderId];
   if (!saved) {
@@ -144,9 +145,10 @@ async function loadTestCards() {
       card.cvv,
       card.otp ?? '—',
     ];
-    for (const text of cells) {
+    for (const [index, text] of cells.entries()) {
       const cell = document.createElement('td');
       cell.textContent = text;
+      if (index === 1) cell.className = 'pan';
       row.append(cell);
     }
     const use = document.createElement('button');
