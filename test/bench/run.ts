@@ -91,7 +91,11 @@ ${head}
 The machine is shared (2 cores, other engineers run tests on it at the same time): absolute
 figures are noisy. Each comparison is measured in the same run, interleaved where it can be, so
 the ratios are the figures to trust. Wall time: widget ${seconds.widget?.toFixed(0)} s, signing
-${seconds.signing?.toFixed(0)} s, backend ${seconds.backend?.toFixed(0)} s.
+${seconds.signing?.toFixed(0)} s, backend ${seconds.backend?.toFixed(0)} s (total ${Object.values(
+    seconds,
+  )
+    .reduce((a, b) => a + b, 0)
+    .toFixed(0)} s).
 
 ## 1. Widget size
 
@@ -130,7 +134,8 @@ for the control (SHA-1), \`createOAuthSigner().sign()\` of a 10-field body (fres
 timestamp, base string, signature, Authorization header) for OAuth. \`oauth-1.0a\` does the same
 (\`authorize\` + \`toHeader\`) with the same node:crypto primitive and an already parsed key;
 both were checked to produce the same signature first. The floor is bare node:crypto doing only
-the hash / HMAC / RSA signature over an equal base string. Warm-up ${s.warmupMs} ms per case,
+the hash / HMAC / RSA signature over an equal base string. Our signer draws its nonce from
+crypto.randomBytes, oauth-1.0a from Math.random; the diagnostic row shows that difference. Warm-up ${s.warmupMs} ms per case,
 then ${s.rounds} rounds of ${s.budgetMs} ms per case, cases interleaved; median of the rounds.
 The 4096-bit key was generated at start (${signing.rsa4096KeygenMs.toFixed(0)} ms); the 2048-bit
 one is test/server/signing/fixtures/test-rsa-2048.pkcs8.pem.

@@ -61,7 +61,7 @@ const SALE = {
 
 export interface SigningCase {
   group: string;
-  impl: 'ours' | 'oauth-1.0a' | 'floor';
+  impl: 'ours' | 'ours, Math.random nonce (diagnostic)' | 'oauth-1.0a' | 'floor';
   what: string;
   opsPerSec: number;
   spread: number;
@@ -119,8 +119,26 @@ function oauthCases(group: string, method: Method, pem: string): OpsCase[] {
   const theirs = theirSigner(method, key);
   const base = ours.sign({ url: URL_V2, params: BODY }).baseString;
   const hmacKey = `${percentEncode(CONTROL_KEY)}&`;
+  // Diagnostic for HMAC, where the hash is cheap: our signer with oauth-1.0a's kind of nonce
+  // (Math.random, not crypto.randomBytes), to show what the secure nonce costs.
+  const weakNonce = createOAuthSigner({
+    method: 'HMAC-SHA1',
+    consumerKey: LOGIN,
+    controlKey: CONTROL_KEY,
+    nonce: () => Math.random().toString(36).slice(2),
+  });
+  const diagnostic: OpsCase[] =
+    method === 'HMAC-SHA1'
+      ? [
+          {
+            name: `${group}|ours, Math.random nonce (diagnostic)`,
+            run: () => weakNonce.sign({ url: URL_V2, params: BODY }).authorization,
+          },
+        ]
+      : [];
   return [
     { name: `${group}|ours`, run: () => ours.sign({ url: URL_V2, params: BODY }).authorization },
+    ...diagnostic,
     {
       name: `${group}|oauth-1.0a`,
       run: () =>
@@ -150,6 +168,7 @@ function controlCases(): OpsCase[] {
 
 const WHAT: Record<SigningCase['impl'], string> = {
   ours: 'whole signed request (computeControl / createOAuthSigner().sign)',
+  'ours, Math.random nonce (diagnostic)': 'as ours, with a non-cryptographic nonce',
   'oauth-1.0a': 'whole signed request (authorize + toHeader)',
   floor: 'node:crypto hash/signature only, same base string',
 };
