@@ -82,6 +82,11 @@ export function scrub(value: unknown, depth = 0): unknown {
   return out;
 }
 
+/** `err` / `error` may be anything a call site had at hand: only real errors get the Error shape. */
+function serializeError(value: unknown): unknown {
+  return value instanceof Error ? scrubError(value) : scrub(value);
+}
+
 function scrubError(error: Error): Record<string, unknown> {
   const code = (error as { code?: unknown }).code;
   return {
@@ -104,7 +109,7 @@ export function createLogger(options: LoggerOptions): Logger {
       level: options.level,
       base: { service: 'pay-checkout' },
       redact: { paths: REDACT_PATHS, censor: CENSOR },
-      serializers: { err: scrubError, error: scrubError },
+      serializers: { err: serializeError, error: serializeError },
       formatters: {
         log: (record) => scrub(record) as Record<string, unknown>,
       },

@@ -33,11 +33,12 @@ export const FAST_TIMING: Partial<Timing> = {
 
 export async function listen(
   handler?: Parameters<typeof createServer>[1],
+  port = 0,
 ): Promise<{ server: Server; url: string }> {
   const server = handler ? createServer(handler) : createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}` };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const address = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${address.port}` };
 }
 
 export function closeServer(server: Server): Promise<void> {
@@ -85,12 +86,14 @@ export interface Backend {
 export interface BackendOptions extends Partial<Omit<CheckoutDeps, 'store'>> {
   store?: CheckoutStore;
   config?: Partial<CheckoutConfig>;
+  /** Listen on this port (a restarted instance keeps its public URL). */
+  port?: number;
 }
 
 export async function startBackend(sb: Sandbox, options: BackendOptions = {}): Promise<Backend> {
   const ownsStore = !options.store;
   const store = options.store ?? (await openCheckoutStore({}));
-  const { server, url } = await listen();
+  const { server, url } = await listen(undefined, options.port ?? 0);
   const dev = sb.sandbox.devCredentials;
   if (!dev) throw new Error('the sandbox runs without its dev merchant');
   const config: CheckoutConfig = {
@@ -116,7 +119,7 @@ export async function startBackend(sb: Sandbox, options: BackendOptions = {}): P
     },
   });
   const logger = createLogger({ level: 'debug', destination });
-  const { config: _c, store: _s, ...deps } = options;
+  const { config: _c, store: _s, port: _p, ...deps } = options;
   const checkout = createCheckoutApp(config, {
     logger,
     background: false,
