@@ -121,7 +121,6 @@ async function runSandbox(
 }
 
 async function runServer(
-  env: Env,
   config: ServerConfig,
   withDemo: boolean,
   stopping: Array<() => Promise<void>>,
@@ -304,7 +303,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   if (command === 'sandbox') await runSandbox(env, config, stopping);
-  else await runServer(env, config, command === 'start', stopping);
+  else await runServer(config, command === 'start', stopping);
 }
 
 main().catch((error: unknown) => {
