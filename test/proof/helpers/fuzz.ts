@@ -298,6 +298,7 @@ export async function runFuzz(
   options: { budgetMs: number; max: number; concurrency: number },
 ): Promise<FuzzAnswer[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
+  const fresh = new Agent({ keepAlive: false });
   const answers: FuzzAnswer[] = [];
   const end = Date.now() + options.budgetMs;
   let next = 0;
@@ -306,15 +307,17 @@ export async function runFuzz(
       const i = next++;
       const req = make(i);
       let answer = await sendRaw(baseUrl, req, agent);
-      // A hang-up under load is retried once on a fresh connection; a second one counts.
+      // A reused keep-alive socket the server had just closed hangs up: retried once on a
+      // connection of its own, where a second hang-up counts as the server's.
       if (answer.status === 0 && answer.error === 'socket hang up') {
-        answer = await sendRaw(baseUrl, req, agent);
+        answer = await sendRaw(baseUrl, req, fresh);
       }
       answers.push(answer);
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   agent.destroy();
+  fresh.destroy();
   return answers;
 }
 
