@@ -13,14 +13,30 @@ export interface Clock {
   setTimer(delayMs: number, fn: TimerFn): () => void;
 }
 
-export function systemClock(): Clock {
+/** The longest delay `setTimeout` takes; a longer one overflows and fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function systemClock(
+  timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout'> = globalThis,
+): Clock {
   return {
     now: () => Date.now(),
     setTimer(delayMs, fn) {
-      const handle = setTimeout(() => void fn(), Math.max(0, delayMs));
-      // Pending jobs live in the database; a timer alone must not keep a process alive.
-      handle.unref();
-      return () => clearTimeout(handle);
+      // A monthly recurring charge is further away than a timer can wait (about 24.8 days):
+      // wait in steps, re-arming until the due time.
+      const due = Date.now() + Math.max(0, delayMs);
+      let handle: ReturnType<typeof setTimeout>;
+      const arm = () => {
+        const remaining = due - Date.now();
+        handle = timers.setTimeout(
+          () => (remaining > MAX_TIMER_MS ? arm() : void fn()),
+          Math.min(Math.max(0, remaining), MAX_TIMER_MS),
+        );
+        // Pending jobs live in the database; a timer alone must not keep a process alive.
+        handle.unref?.();
+      };
+      arm();
+      return () => timers.clearTimeout(handle);
     },
   };
 }
