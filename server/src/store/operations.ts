@@ -28,7 +28,11 @@ export type MerchantOperationKind =
   | 'payout'
   | 'transfer'
   | 'account-verification'
-  | 'hosted-form';
+  | 'hosted-form'
+  // Money movements on a checkout order (partial or full), tracked to their final status.
+  | 'capture'
+  | 'void'
+  | 'return';
 
 export interface MerchantOperation {
   id: string;

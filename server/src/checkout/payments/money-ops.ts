@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
-import type { MerchantOperation, MerchantOperationKind, Order } from '../../store/index.js';
+import type { MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
@@ -88,7 +88,7 @@ export async function runMoneyOp(
     order.intent === 'preauth' && order.capturedMinor === 0 && kind !== 'capture';
   const partial = kind !== 'void' && requestedMinor !== undefined && !releasesHold;
   const operation = await ctx.store.operations.create({
-    kind: kind as MerchantOperationKind,
+    kind,
     clientId: `${order.clientOrderId}:${kind}:${randomUUID()}`,
     gatewayOrderId: order.gatewayOrderId,
     amountMinor,
