@@ -504,6 +504,15 @@ describe('redirect mode and resume', () => {
       'final',
     ]);
   });
+  it('after /widget/pay answers wait, long-polls /widget/next at once, without a pause', async () => {
+    await payWith({ action: 'wait', order: order(), retryAfterMs: 1000 });
+    m!.backend.on('GET /widget/next', { json: finalApproved() });
+    await m!.until('pay-success');
+    expect(m!.backend.requests('GET /widget/next').map((r) => r.path)).to.deep.equal([
+      '/widget/next?wait=20',
+    ]);
+    expect(m!.clock.pending()).to.deep.equal([]);
+  });
 });
 
 describe('network and clean-up', () => {
@@ -517,8 +526,6 @@ describe('network and clean-up', () => {
       { json: finalApproved() },
     );
     await m!.until('pay-status', 4);
-    expect(m!.clock.pending()).to.deep.equal([0]);
-    await m!.clock.tick(0);
     await m!.backend.waitFor('GET /widget/next');
     await flush();
     expect(m!.clock.pending()).to.deep.equal([500]);

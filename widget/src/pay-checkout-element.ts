@@ -414,7 +414,7 @@ export class PayCheckoutElement extends LitElement {
         this._view = 'form';
         this._busy = true;
         this._step('waiting', info.order);
-        await this._follow(await this._api().next());
+        await this._follow(await this._api().next(), 'gateway', true);
         return;
       }
       this._view = 'form';
@@ -482,10 +482,14 @@ export class PayCheckoutElement extends LitElement {
   private async _follow(
     first: NextAction,
     redirectReason: 'hosted' | 'gateway' = 'gateway',
+    firstFromLongPoll = false,
   ): Promise<void> {
     const api = this._api();
     const signal = this._abort.signal;
     let a = first;
+    // `/widget/next` waits on the server until something changes, so the first `wait` goes
+    // straight to it; `retryAfterMs` paces only the polls that follow an empty long poll.
+    let longPolled = firstFromLongPoll;
     for (;;) {
       switch (a.action) {
         case 'final':
@@ -493,8 +497,11 @@ export class PayCheckoutElement extends LitElement {
           return;
         case 'wait':
           this._step('waiting', a.order);
-          await sleep(this._env, Math.min(Math.max(a.retryAfterMs, 0), 10_000), signal);
+          if (longPolled) {
+            await sleep(this._env, Math.min(Math.max(a.retryAfterMs, 0), 10_000), signal);
+          }
           a = await api.next();
+          longPolled = true;
           break;
         case 'method': {
           this._step('method', a.order);
