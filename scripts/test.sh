@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 echo "== type check"
 ./node_modules/.bin/tsc --noEmit -p tsconfig.json
 echo "== lint"
-./node_modules/.bin/biome check .
+./node_modules/.bin/biome check --error-on-warnings .
 echo "== node tests"
 bash scripts/test-node.sh
 echo "== browser tests"

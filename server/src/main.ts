@@ -8,10 +8,10 @@
  * (up to a deadline), background work settles, then the stores close.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { type CheckoutApp, createCheckoutApp } from './checkout/app.js';
@@ -31,8 +31,10 @@ import {
   sandboxOptionsFromEnv,
 } from './sandbox/index.js';
 import { type CheckoutStore, openCheckoutStore } from './store/index.js';
+import { ensureWidgetBuilt, widgetBundlePath } from './widget-build.js';
 
 type Command = 'start' | 'server' | 'sandbox';
+const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHUTDOWN_GRACE_MS = 10_000;
 
 function listen(app: Express, port: number, host?: string): Promise<Server> {
@@ -220,12 +222,12 @@ async function mountDemo(
   apiKey: string,
   sandboxOrigin: string | undefined,
 ): Promise<string> {
-  const demoFile = resolve('demo/server.ts');
-  if (!existsSync(demoFile)) return 'Demo: not built yet (demo/ is missing).';
   const { createDemoRouter } = (await import(
     '../../demo/server.js'
   )) as typeof import('../../demo/server.js');
-  const widgetFile = resolve('dist/cdn/pay-checkout.js');
+  // The demo serves the widget's CDN file: build it first when a widget source is newer.
+  if ((await ensureWidgetBuilt(PROJECT_ROOT)) === 'built') console.log('Built the widget.');
+  const widgetFile = widgetBundlePath(PROJECT_ROOT);
   const frames = ["'self'", ...(sandboxOrigin ? [sandboxOrigin] : [])];
   const demoHeaders = helmet({
     contentSecurityPolicy: {
@@ -264,9 +266,7 @@ async function mountDemo(
       widgetFile,
     }),
   );
-  return existsSync(widgetFile)
-    ? `Demo shop: ${config.publicUrl}/  (tools: ${config.publicUrl}/tools.html)`
-    : `Demo shop: ${config.publicUrl}/  (the widget is not built yet: run \`npm run build\`)`;
+  return `Demo shop: ${config.publicUrl}/  (tools: ${config.publicUrl}/tools.html)`;
 }
 
 async function main(): Promise<void> {

@@ -4,11 +4,11 @@
  * drives it through a real browser, so what passes here is what `npm start` shows a person.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureWidgetBuilt } from '../../../server/src/widget-build.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 export const MERCHANT_API_KEY = 'e2e_merchant_api_key_0123456789';
@@ -46,23 +46,9 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Builds the widget once if its CDN file is missing (the demo serves it). */
-async function ensureWidgetBuilt(): Promise<void> {
-  if (existsSync(join(ROOT, 'dist/cdn/pay-checkout.js'))) return;
-  await run(process.execPath, [join(ROOT, 'scripts/build.mjs')]);
-}
-
-function run(command: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit' });
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited ${code}`)),
-    );
-  });
-}
-
 export async function startStack(): Promise<Stack> {
-  await ensureWidgetBuilt();
+  // Built here, once, rather than inside the first start's time limit.
+  await ensureWidgetBuilt(ROOT);
   const [port, sandboxPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'pay-checkout-e2e-'));
   const shopUrl = `http://localhost:${port}`;

@@ -1,0 +1,42 @@
+/**
+ * The widget's CDN file, built when needed: `npm start` and the end-to-end tests serve
+ * dist/cdn/pay-checkout.js, so it must exist and be newer than every widget source.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function widgetBundlePath(root: string): string {
+  return join(root, 'dist/cdn/pay-checkout.js');
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export function widgetBuildIsStale(root: string): boolean {
+  const bundle = widgetBundlePath(root);
+  if (!existsSync(bundle)) return true;
+  return newestMtime(join(root, 'widget/src')) > statSync(bundle).mtimeMs;
+}
+
+/** Runs `scripts/build.mjs` when the bundle is missing or older than a widget source. */
+export async function ensureWidgetBuilt(root: string): Promise<'fresh' | 'built'> {
+  if (!widgetBuildIsStale(root)) return 'fresh';
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'scripts/build.mjs')], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    child.once('error', reject);
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`the widget build failed (exit ${code})`)),
+    );
+  });
+  return 'built';
+}

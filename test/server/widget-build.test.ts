@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { widgetBuildIsStale } from '../../server/src/widget-build.js';
+
+test('the widget build is stale when missing or older than a source, fresh otherwise', () => {
+  const root = mkdtempSync(join(tmpdir(), 'widget-build-'));
+  try {
+    mkdirSync(join(root, 'widget/src/card'), { recursive: true });
+    const source = join(root, 'widget/src/card/luhn.ts');
+    writeFileSync(source, 'export {};');
+    assert.equal(widgetBuildIsStale(root), true, 'no bundle yet');
+
+    mkdirSync(join(root, 'dist/cdn'), { recursive: true });
+    const bundle = join(root, 'dist/cdn/pay-checkout.js');
+    writeFileSync(bundle, '//');
+    utimesSync(source, new Date(1_000_000), new Date(1_000_000));
+    utimesSync(bundle, new Date(2_000_000), new Date(2_000_000));
+    assert.equal(widgetBuildIsStale(root), false, 'bundle newer than every source');
+
+    utimesSync(source, new Date(3_000_000), new Date(3_000_000));
+    assert.equal(widgetBuildIsStale(root), true, 'a source changed after the build');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
