@@ -75,6 +75,7 @@ export async function startPair(
     be,
     async close() {
       await be.close();
+      await sb.sandbox.idle();
       await sb.close();
       await db.close();
     },
