@@ -4,11 +4,12 @@
  *   tsx server/src/main.ts server    the companion backend (PORT), plus the embedded sandbox
  *                                    when GATEWAY_URL is absent
  *   tsx server/src/main.ts start     as `server`, and the demo shop on the backend's origin
+ * Add `--fresh` (`npm start -- --fresh`) to start without the orders kept in DATA_DIR.
  * Ctrl-C / SIGTERM stop everything gracefully: no new connections, requests in flight finish
  * (up to a deadline), background work settles, then the stores close.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,10 +38,20 @@ type Command = 'start' | 'server' | 'sandbox';
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function listen(app: Express, port: number, host?: string): Promise<Server> {
+/** Listens, or fails with one line naming the variable that chose a port already in use. */
+function listen(app: Express, port: number, variable: string, host?: string): Promise<Server> {
   const server = createServer(app);
   return new Promise((resolvePromise, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ConfigError(
+              variable,
+              `port ${port} is already in use; stop the other process or choose another port`,
+            )
+          : error,
+      ),
+    );
     server.listen(port, host, () => resolvePromise(server));
   });
 }
@@ -93,7 +104,7 @@ async function startSandbox(
     ...(dataDir ? { dataDir } : {}),
     publicOrigin: origin,
   });
-  const server = await listen(sandbox.app, port, '127.0.0.1');
+  const server = await listen(sandbox.app, port, 'SANDBOX_PORT', '127.0.0.1');
   return { sandbox, server, origin };
 }
 
@@ -102,10 +113,11 @@ async function runSandbox(
   config: ServerConfig,
   stopping: Array<() => Promise<void>>,
 ): Promise<void> {
+  // Kept in the same folder `npm start` uses, so a restarted sandbox remembers its transactions.
   const { sandbox, server, origin } = await startSandbox(
     env,
     config.sandboxPort,
-    env.DATA_DIR ? config.dataDir : undefined,
+    join(config.dataDir, 'sandbox'),
   );
   stopping.push(async () => {
     await closeGracefully(server);
@@ -191,7 +203,7 @@ async function runServer(
   let demoLine = '';
   if (withDemo) demoLine = await mountDemo(root, config, merchantApiKey, sandboxOrigin);
   root.use(checkout.app);
-  const server = await listen(root, config.port);
+  const server = await listen(root, config.port, 'PORT');
   stopping.push(async () => {
     await closeGracefully(server);
     await checkout.close();
@@ -269,6 +281,18 @@ async function mountDemo(
   return `Demo shop: ${config.publicUrl}/  (tools: ${config.publicUrl}/tools.html)`;
 }
 
+/**
+ * `--fresh`: forget every order, session and sandbox transaction kept in DATA_DIR (the dev
+ * secrets stay, so a configured demo keeps working). A PostgreSQL database is never touched.
+ */
+async function startClean(config: ServerConfig): Promise<void> {
+  for (const folder of ['checkout', 'sandbox']) {
+    await rm(join(config.dataDir, folder), { recursive: true, force: true });
+  }
+  console.log(`Starting clean: removed the embedded data in ${config.dataDir}.`);
+  if (config.databaseUrl) console.log('  (DATABASE_URL is set: that database is left as it is.)');
+}
+
 async function main(): Promise<void> {
   const command = (process.argv[2] ?? 'server') as Command;
   if (!['start', 'server', 'sandbox'].includes(command)) {
@@ -288,6 +312,7 @@ async function main(): Promise<void> {
         }
       : env,
   );
+  if (process.argv.includes('--fresh')) await startClean(config);
   const stopping: Array<() => Promise<void>> = [];
   let stopped = false;
   const stop = async (signal: string) => {
