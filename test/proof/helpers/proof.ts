@@ -36,6 +36,7 @@ export {
 export {
   BROWSER,
   type Card,
+  CUSTOMER,
   createSession,
   merchant,
   parseForm,
