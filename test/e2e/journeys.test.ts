@@ -142,6 +142,57 @@ describe('shopper journeys on the demo shop', () => {
     await page.locator('#order-view dt:text-is("Returned") + dd:text-is("25.00")').waitFor();
   });
 
+  test('a page with only the CDN script and the tag pays against the backend', async () => {
+    const { shopUrl, merchantApi } = harness.stack();
+    const orderId = `embed-${Date.now()}`;
+    const created = await merchantApi('POST', '/v1/checkout-sessions', {
+      amount: '7.00',
+      currency: 'GBP',
+      orderId,
+      intent: 'sale',
+      description: 'A page with nothing else',
+      customer: {
+        email: 'jo@example.com',
+        firstName: 'Jo',
+        lastName: 'Smith',
+        address1: '1 Main St',
+        city: 'London',
+        zipCode: 'N1 9GU',
+        country: 'GB',
+        phone: '+441234567890',
+      },
+      returnUrl: `${shopUrl}/embed-only.html`,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const { token } = created.body as { token: string };
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Embed</title>
+<script type="module" src="/pay-checkout.js"></script></head>
+<body><pay-checkout backend="${shopUrl}" session="${token}"></pay-checkout></body></html>`;
+    const page = await harness.newPage();
+    await page.route(`${shopUrl}/embed-only.html`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: html }),
+    );
+    await page.goto(`${shopUrl}/embed-only.html`);
+    // The merchant's own listener: the page has nothing else.
+    const success = page.evaluate(
+      () =>
+        new Promise<unknown>((resolve) =>
+          document.addEventListener('pay-success', (e) => resolve((e as CustomEvent).detail)),
+        ),
+    );
+    await typeCard(page, harness.card('approved'));
+    assert.equal(
+      await payButton(page)
+        .textContent()
+        .then((t) => t?.includes('7.00')),
+      true,
+    );
+    await payButton(page).click();
+    const detail = (await success) as { orderId: string; amount: string; currency: string };
+    assert.deepEqual([detail.orderId, detail.amount, detail.currency], [orderId, '7.00', 'GBP']);
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
   test('on a phone, the challenge fits the screen and pays', async () => {
     const page = await harness.newPage(PHONE);
     const challenge = harness.card('3ds2-challenge');
