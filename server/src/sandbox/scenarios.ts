@@ -93,13 +93,3 @@ export function merchantInitiatedOutcome(name: string): Outcome {
   if (outcome.kind === 'unknown-then-approve') return { kind: 'approve' };
   return outcome;
 }
-
-export function brandOf(pan: string): string {
-  if (/^4/.test(pan)) return 'VISA';
-  if (/^220[0-4]/.test(pan)) return 'MIR';
-  if (/^(5[1-5]|2[2-7])/.test(pan)) return 'MASTERCARD';
-  if (/^3[47]/.test(pan)) return 'AMEX';
-  if (/^(6011|65)/.test(pan)) return 'DISCOVER';
-  if (/^35/.test(pan)) return 'JCB';
-  return 'UNKNOWN';
-}

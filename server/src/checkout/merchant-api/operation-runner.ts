@@ -10,6 +10,7 @@ import type { MerchantOperation, MerchantOperationKind } from '../../store/index
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
+import { followUntilFinal } from '../payments/follow-operation.js';
 import { isFinalStatus } from '../payments/next-action.js';
 import { isUniqueViolation } from './sessions.js';
 
@@ -115,21 +116,12 @@ export async function pollOperation(
   }
 }
 
-export async function followOperation(
+export function followOperation(
   ctx: Context,
   operation: MerchantOperation,
   waitMs: number,
 ): Promise<MerchantOperation> {
-  const deadline = Date.now() + waitMs;
-  let pause = Math.min(ctx.timing.pollMinMs, 500);
-  let current = operation;
-  for (;;) {
-    current = await pollOperation(ctx, current);
-    if (isFinalStatus(current.status) || Date.now() + pause > deadline) return current;
-    await new Promise((resolve) => setTimeout(resolve, pause));
-    pause = Math.min(Math.round(pause * 1.5), ctx.timing.pollMaxMs);
-    current = (await ctx.store.operations.get(current.id)) ?? current;
-  }
+  return followUntilFinal(ctx, operation, waitMs, pollOperation);
 }
 
 /** A stored operation by the merchant's id, refreshed from the gateway while pending. */

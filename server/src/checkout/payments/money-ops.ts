@@ -12,6 +12,7 @@ import type { MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
+import { followUntilFinal } from './follow-operation.js';
 import { isFinalStatus } from './next-action.js';
 
 export type MoneyOpKind = 'capture' | 'void' | 'return';
@@ -138,21 +139,12 @@ export async function runMoneyOp(
 }
 
 /** Polls the transaction's status until the gateway reports this operation final. */
-export async function followMoneyOp(
+export function followMoneyOp(
   ctx: Context,
   operation: MerchantOperation,
   waitMs: number,
 ): Promise<MerchantOperation> {
-  const deadline = Date.now() + waitMs;
-  let pause = Math.min(ctx.timing.pollMinMs, 500);
-  let current = operation;
-  for (;;) {
-    current = await pollMoneyOp(ctx, current);
-    if (isFinalStatus(current.status) || Date.now() + pause > deadline) return current;
-    await new Promise((resolve) => setTimeout(resolve, pause));
-    pause = Math.min(Math.round(pause * 1.5), ctx.timing.pollMaxMs);
-    current = (await ctx.store.operations.get(current.id)) ?? current;
-  }
+  return followUntilFinal(ctx, operation, waitMs, pollMoneyOp);
 }
 
 export async function pollMoneyOp(

@@ -7,6 +7,8 @@
  * nothing (a safe retry after a lost response); anything else reusing it is a 400
  * `validation-error` naming client_orderid.
  */
+
+import { brandOf } from '../../card-brand.js';
 import { isKnownCurrency } from '../../signing/index.js';
 import type { Queryable } from '../../store/database.js';
 import type { Sandbox } from '../context.js';
@@ -15,7 +17,7 @@ import { type Fields, fourDigitYear, RULES, twoDigitMonth } from '../http/fields
 import type { Call } from '../http/operation.js';
 import { type PayBody, serialNumber } from '../http/respond.js';
 import type { CardInfo, Phase, Transaction, TxKind } from '../model.js';
-import { brandOf, scenarioFor } from '../scenarios.js';
+import { scenarioFor } from '../scenarios.js';
 
 export const CLIENT_ORDER_ID = ['client_orderid', 'client-order-id'] as const;
 
