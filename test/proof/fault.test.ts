@@ -46,7 +46,7 @@ describe('fault proofs', () => {
         callbacks: { baseDelayMs: 30, maxAttempts: 4, timeoutMs: 2_000 },
       },
       {
-        gatewayTimeoutMs: 1_500,
+        gatewayTimeoutMs: 1_000,
         gatewayFetch: (url, init) => {
           for (const [part, fault] of plan) {
             if (url.includes(part) && fault.times > 0) {
@@ -90,7 +90,7 @@ describe('fault proofs', () => {
   }
 
   it('latency on every call: every scenario still ends right, one charge each', async () => {
-    pair.sb.sandbox.faults.set('*', { latencyMs: 150 });
+    pair.sb.sandbox.faults.set('*', { latencyMs: 80 });
     for (const [scenario, status] of [
       ['approved', 'approved'],
       ['declined', 'declined'],
@@ -104,7 +104,7 @@ describe('fault proofs', () => {
   });
 
   it('a sale slower than the client timeout ends right through status, never sent twice', async () => {
-    inject('/api/v2/sale/', 'latency=2500');
+    inject('/api/v2/sale/', 'latency=1600');
     const session = await createSession(pair.be.url);
     const shopper = new Shopper(pair.be.url, session.token);
     const first = await shopper.pay(card('approved'));

@@ -63,7 +63,7 @@ function wellEncodedPath(path: string): string {
 }
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed) >>> 0;
-const BUDGET_MS = 4_000;
+const BUDGET_MS = 2_500;
 const MAX = 4_000;
 
 function memoryMb(): number {
