@@ -10,7 +10,14 @@ import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
 import { enqueueOrderWebhook } from '../webhooks.js';
 import { challengeKey, readFlow, sameAction, WAIT, writeFlow } from './flow-state.js';
-import { isFinalStatus, mapStatusToAction, type StoredAction } from './next-action.js';
+import {
+  isFinalStatus,
+  mapStatusToAction,
+  type StatusFields,
+  type StoredAction,
+} from './next-action.js';
+import { gatewayStillAwaits } from './sent-upload.js';
+import { resendLostUpload } from './three-ds.js';
 
 const KNOWN: readonly string[] = [
   'approved',
@@ -39,7 +46,8 @@ export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFact
     from: PENDING_ORDER_STATUSES,
     to: facts.status,
     patch: {
-      nextAction: writeFlow({ ...flow, next: { action: 'final' } }),
+      // Final: nothing is waiting on a lost upload any more.
+      nextAction: writeFlow({ ...flow, next: { action: 'final' }, sent: undefined }),
       ...(facts.gatewayOrderId && !order.gatewayOrderId
         ? { gatewayOrderId: facts.gatewayOrderId }
         : {}),
@@ -86,44 +94,54 @@ export async function applyStatus(
   }
   const flow = readFlow(order);
   const t = result.threeDS ?? {};
-  let next: StoredAction = mapStatusToAction(
-    {
-      status,
-      threeDsServerTransId: t.serverTransId,
-      threeDsMethodUrl: t.methodUrl,
-      acsUrl: t.acsUrl,
-      creq: t.creq,
-      pareq: t.pareq,
-      md: t.md,
-      challengeWindowSize: t.challengeWindowSize,
-      html: t.html,
-      redirectTo: t.redirectTo,
-    },
-    {
-      returnUrl: returnUrlOf(ctx, order),
-      methodDone: order.threeDsCompInd !== null,
-      challengeWindowSize: flow.challengeWindowSize,
-    },
-  );
+  const fields: StatusFields = {
+    status,
+    threeDsServerTransId: t.serverTransId,
+    threeDsMethodUrl: t.methodUrl,
+    acsUrl: t.acsUrl,
+    creq: t.creq,
+    pareq: t.pareq,
+    md: t.md,
+    challengeWindowSize: t.challengeWindowSize,
+    html: t.html,
+    redirectTo: t.redirectTo,
+  };
+  let next: StoredAction = mapStatusToAction(fields, {
+    returnUrl: returnUrlOf(ctx, order),
+    methodDone: order.threeDsCompInd !== null,
+    challengeWindowSize: flow.challengeWindowSize,
+  });
   // A challenge we already answered may linger in the gateway's status for a moment.
   const key = challengeKey(next);
   if (key && flow.answered.includes(key)) next = WAIT;
+  // An upload whose answer was lost: while the status still asks for it the gateway never got
+  // it (keep it, to send again); once the status moved past it, it arrived.
+  const sent = flow.sent && gatewayStillAwaits(flow.sent, fields, key) ? flow.sent : undefined;
   const gatewayOrderId = !order.gatewayOrderId && result.orderId ? result.orderId : undefined;
-  if (status === order.status && sameAction(next, flow.next) && !gatewayOrderId) return order;
-  const write = await ctx.store.orders.transition(order.id, {
-    from: [order.status],
-    to: status,
-    version: order.version,
-    patch: {
-      nextAction: writeFlow({ ...flow, next }),
-      ...(gatewayOrderId ? { gatewayOrderId } : {}),
-      ...(t.serverTransId && !order.threeDsServerTransId
-        ? { threeDsServerTransId: t.serverTransId }
-        : {}),
-      ...(t.methodUrl && !order.threeDsMethodUrl ? { threeDsMethodUrl: t.methodUrl } : {}),
-    },
-  });
-  if (write.won && write.order) notifyOrder(ctx, order.id);
-  // Lost: someone else moved the order meanwhile; their version is the newer truth.
-  return write.order ?? order;
+  let current = order;
+  if (
+    status !== order.status ||
+    !sameAction(next, flow.next) ||
+    gatewayOrderId ||
+    sent !== flow.sent
+  ) {
+    const write = await ctx.store.orders.transition(order.id, {
+      from: [order.status],
+      to: status,
+      version: order.version,
+      patch: {
+        nextAction: writeFlow({ ...flow, next, sent }),
+        ...(gatewayOrderId ? { gatewayOrderId } : {}),
+        ...(t.serverTransId && !order.threeDsServerTransId
+          ? { threeDsServerTransId: t.serverTransId }
+          : {}),
+        ...(t.methodUrl && !order.threeDsMethodUrl ? { threeDsMethodUrl: t.methodUrl } : {}),
+      },
+    });
+    // Lost: someone else moved the order meanwhile; their version is the newer truth.
+    if (!write.won || !write.order) return write.order ?? order;
+    notifyOrder(ctx, order.id);
+    current = write.order;
+  }
+  return sent ? resendLostUpload(ctx, current) : current;
 }

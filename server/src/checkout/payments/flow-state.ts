@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { ChallengeWindowSize } from '../../../../widget/src/api-types.js';
 import type { JsonObject, Order } from '../../store/index.js';
 import { type StoredAction, WAIT_RETRY_MS } from './next-action.js';
+import { readSentUpload, type SentUpload } from './sent-upload.js';
 
 export interface FlowState {
   next: StoredAction;
@@ -15,6 +16,8 @@ export interface FlowState {
   answered: string[];
   /** The window size the widget asked for when paying. */
   challengeWindowSize?: ChallengeWindowSize | undefined;
+  /** A 3DS upload sent whose outcome is not known yet (sent-upload.ts); the status decides. */
+  sent?: SentUpload | undefined;
 }
 
 const WAIT: StoredAction = { action: 'wait', retryAfterMs: WAIT_RETRY_MS };
@@ -25,11 +28,17 @@ export function readFlow(order: Order): FlowState {
     next: raw?.next ?? WAIT,
     answered: Array.isArray(raw?.answered) ? raw.answered : [],
     challengeWindowSize: raw?.challengeWindowSize,
+    sent: readSentUpload(raw?.sent),
   };
 }
 
 export function writeFlow(flow: FlowState): JsonObject {
-  return { ...flow } as unknown as JsonObject;
+  // Absent, not null: an undefined field must not linger in the stored jsonb.
+  const stored: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(flow)) {
+    if (value !== undefined) stored[name] = value;
+  }
+  return stored as JsonObject;
 }
 
 export function fingerprint(value: string): string {

@@ -9,7 +9,6 @@
  */
 import type { BrowserInfo, CardInput } from '../../../../widget/src/api-types.js';
 import type { SaleRequest } from '../../gateway/index.js';
-import { GatewayError } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
@@ -18,6 +17,7 @@ import { finalizeOrder, returnUrlOf } from './apply-status.js';
 import { summarizeCard } from './card.js';
 import { readFlow, writeFlow } from './flow-state.js';
 import { followOrder } from './follow.js';
+import { refusedForSure } from './refusal.js';
 
 /** What the backend takes from the HTTP request itself, not from the JSON body. */
 export interface BrowserRequestFacts {
@@ -96,17 +96,14 @@ function outcomeOfFailure(error: unknown): {
   reason: string;
   errorCode?: string;
 } {
-  if (error instanceof GatewayError) {
-    if (error.code === 'gateway-validation') {
-      return {
-        status: 'error',
-        reason: error.errorMessage ?? 'Refused by the gateway',
-        errorCode: error.errorCode,
-      };
-    }
-    if (error.code === 'gateway-signature' || error.code === 'gateway-config') {
-      return { status: 'error', reason: 'The gateway refused our credentials' };
-    }
+  if (refusedForSure(error)) {
+    return error.code === 'gateway-validation'
+      ? {
+          status: 'error',
+          reason: error.errorMessage ?? 'Refused by the gateway',
+          errorCode: error.errorCode,
+        }
+      : { status: 'error', reason: 'The gateway refused our credentials' };
   }
   return { status: 'unknown', reason: 'The gateway did not answer; the outcome is being checked' };
 }

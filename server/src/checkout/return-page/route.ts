@@ -5,20 +5,37 @@
  *   cres                         -> 3DS 2 challenge result: upload it
  *   PaRes (+ MD)                 -> 3DS 1.0.2 result: upload it
  *   status, orderid, control ... -> the gateway's final redirect: verify `control`, apply
- * and answers the tiny page of page.ts. Replays, unknown refs and finished orders change nothing
- * and say so.
+ * and answers the tiny page of page.ts, always: this answer lands in the shopper's frame (or
+ * page), where JSON would strand the widget. A cres or PaRes whose upload failed still gets the
+ * page (challenge-complete); the order carries on by its status (payments/three-ds.ts). Replays,
+ * unknown refs, unreadable bodies and finished orders change nothing and say so.
  */
-import express, { type Request, type Response, Router } from 'express';
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { ReturnMessage } from '../../../../widget/src/api-types.js';
 import { verifyControl } from '../../signing/index.js';
 import type { Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { finalizeOrder } from '../payments/apply-status.js';
 import { isFinalStatus } from '../payments/next-action.js';
-import { submitChallengeAnswer } from '../payments/three-ds.js';
+import { type AnswerOutcome, submitChallengeAnswer } from '../payments/three-ds.js';
 import { RETURN_PAGE_CSP, renderReturnPage } from './page.js';
 
 const REF = /^[A-Za-z0-9_-]{16,100}$/;
+
+const CHALLENGE_TEXT: Record<AnswerOutcome, string> = {
+  uploaded: 'Verification complete. Finishing the payment...',
+  unknown: 'Verification received. Finishing the payment...',
+  refused: 'The verification was not accepted. Returning to the payment...',
+  replay: 'This verification was already received. Nothing was changed.',
+  'not-expected': 'No verification was expected for this payment. Nothing was changed.',
+};
+
+/** A 4xx the body parser reports (too large, unreadable, unknown charset), else undefined. */
+function clientErrorStatus(error: unknown): number | undefined {
+  const e = error as { status?: unknown; statusCode?: unknown } | null;
+  const status = typeof e?.status === 'number' ? e.status : e?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
 
 function pick(body: Record<string, unknown>, ...names: string[]): string | undefined {
   for (const name of names) {
@@ -58,19 +75,12 @@ export function returnRouter(ctx: Context): Router {
       );
   };
 
-  const handle = async (req: Request, res: Response) => {
-    const ref = String(req.params.ref ?? '');
-    const body: Record<string, unknown> =
-      req.method === 'POST' && req.body && typeof req.body === 'object'
-        ? (req.body as Record<string, unknown>)
-        : {};
-    const order = REF.test(ref) ? await ctx.store.orders.getByReturnRef(ref) : null;
-    if (!order) {
-      send(res, 404, null, 'final', 'Unknown payment. Nothing was changed.', null);
-      return;
-    }
-    const session = order.sessionId ? await ctx.store.sessions.get(order.sessionId) : null;
-    const returnUrl = session?.returnUrl ?? null;
+  const answer = async (
+    res: Response,
+    body: Record<string, unknown>,
+    order: Order,
+    returnUrl: string | null,
+  ) => {
     const finished = !['new', 'processing', 'unknown'].includes(order.status);
     const log = ctx.logger.child({ orderId: order.id, requestId: res.locals.requestId });
 
@@ -148,14 +158,10 @@ export function returnRouter(ctx: Context): Router {
           ? { kind: 'cres', cres }
           : { kind: 'pares', paRes: paRes as string, md: pick(body, 'MD', 'md') },
       );
-      const text =
-        outcome === 'uploaded'
-          ? 'Verification complete. Finishing the payment...'
-          : outcome === 'replay'
-            ? 'This verification was already received. Nothing was changed.'
-            : 'No verification was expected for this payment. Nothing was changed.';
       log.info({ outcome }, 'challenge result received');
-      send(res, 200, order, 'challenge-complete', text, returnUrl);
+      // Whatever came of the upload the frame is done: the widget follows the order, whose
+      // status says what is next (a lost answer included: the backend asks the gateway).
+      send(res, 200, order, 'challenge-complete', CHALLENGE_TEXT[outcome], returnUrl);
       return;
     }
 
@@ -170,7 +176,69 @@ export function returnRouter(ctx: Context): Router {
     );
   };
 
+  /** What the post reports to the widget, told by its fields (before anything can fail). */
+  const kindOf = (body: Record<string, unknown>): ReturnMessage['type'] =>
+    pick(body, 'threeDSMethodData')
+      ? 'method-complete'
+      : pick(body, 'cres', 'cRes', 'CRes', 'PaRes', 'paRes', 'pares')
+        ? 'challenge-complete'
+        : 'final';
+
+  const handle = async (req: Request, res: Response) => {
+    const ref = String(req.params.ref ?? '');
+    const body: Record<string, unknown> =
+      req.method === 'POST' && req.body && typeof req.body === 'object'
+        ? (req.body as Record<string, unknown>)
+        : {};
+    let known: { order: Order; returnUrl: string | null } | null = null;
+    try {
+      const order = REF.test(ref) ? await ctx.store.orders.getByReturnRef(ref) : null;
+      if (!order) {
+        send(res, 404, null, 'final', 'Unknown payment. Nothing was changed.', null);
+        return;
+      }
+      const session = order.sessionId ? await ctx.store.sessions.get(order.sessionId) : null;
+      known = { order, returnUrl: session?.returnUrl ?? null };
+      await answer(res, body, known.order, known.returnUrl);
+    } catch (error) {
+      // Never JSON, never a bare 500 inside the shopper's frame: the page still reports, so the
+      // widget follows the order by its status (which the backend keeps checking).
+      ctx.logger.error(
+        { err: error, orderId: known?.order.id, requestId: res.locals.requestId },
+        'return page failed',
+      );
+      if (res.headersSent) return;
+      send(
+        res,
+        503,
+        known?.order ?? null,
+        kindOf(body),
+        'Something went wrong on our side. The payment is being checked; you can return to the shop.',
+        known?.returnUrl ?? null,
+      );
+    }
+  };
+
   router.post('/:ref', handle);
   router.get('/:ref', handle);
+  // A body the parser refused never reaches `handle`: answer the page's error variant here, not
+  // the app's JSON error (this answer lands in the shopper's frame).
+  router.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const status = clientErrorStatus(error);
+    if (status === undefined) {
+      ctx.logger.error({ err: error, requestId: res.locals.requestId }, 'return page failed');
+    }
+    if (res.headersSent) return;
+    send(
+      res,
+      status ?? 503,
+      null,
+      'final',
+      status === undefined
+        ? 'Something went wrong on our side. Nothing was changed.'
+        : 'This request could not be read. Nothing was changed.',
+      null,
+    );
+  });
   return router;
 }

@@ -1,0 +1,293 @@
+/**
+ * A 3DS upload (method result, CRes, PaRes) whose answer is lost: the gateway committed it, or
+ * may not have (timeout, dropped answer, 5xx). The backend must treat it like a sale whose answer
+ * was lost: the browser step is over, the widget is told to wait (never a 502, never raw JSON in
+ * the challenge frame), and following the order asks the gateway's status, which names the next
+ * step. Only when the status shows the gateway never got the upload is it sent again. All of it
+ * through the widget API alone: the reconciler never runs here.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { NextAction } from '../../widget/src/api-types.js';
+import {
+  BROWSER,
+  card,
+  createSession,
+  exactlyOneCharge,
+  historyCount,
+  type Pair,
+  parseForm,
+  postForm,
+  returnMessage,
+  runMethod,
+  Shopper,
+  startPair,
+} from './helpers/proof.js';
+
+/** Faults to inject, by gateway path fragment, each for `times` calls. */
+const plan = new Map<string, { header: string; times: number }>();
+function inject(pathPart: string, header: string, times = 1) {
+  plan.set(pathPart, { header, times });
+}
+
+describe('a 3DS upload whose answer was lost', () => {
+  let pair: Pair;
+  before(async () => {
+    pair = await startPair(
+      {},
+      {
+        gatewayTimeoutMs: 1_000,
+        gatewayFetch: (url, init) => {
+          for (const [part, fault] of plan) {
+            if (url.includes(part) && fault.times > 0) {
+              fault.times -= 1;
+              return fetch(url, {
+                ...init,
+                headers: { ...init.headers, 'x-sandbox-fault': fault.header },
+              });
+            }
+          }
+          return fetch(url, init);
+        },
+      },
+    );
+  });
+  afterEach(() => {
+    plan.clear();
+  });
+  after(async () => {
+    await pair.close();
+  });
+
+  async function orderOf(clientOrderId: string) {
+    const order = await pair.store.orders.getByClientOrderId(clientOrderId);
+    assert.ok(order);
+    return order;
+  }
+
+  /** Pays with the card and runs its 3DS Method; answers the method step's order. */
+  async function toMethod(scenario: string) {
+    const session = await createSession(pair.be.url);
+    const shopper = new Shopper(pair.be.url, session.token);
+    const first = await shopper.until(await shopper.pay(card(scenario)));
+    assert.equal(first.action, 'method');
+    if (first.action === 'method' && first.methodUrl && first.methodData) {
+      await runMethod(first.methodUrl, first.methodData);
+    }
+    return { session, shopper };
+  }
+
+  /** The shopper's browser in the challenge: the ACS page, the code, the post to our page. */
+  async function challenge(action: NextAction) {
+    assert.ok(action.action === 'challenge' || action.action === '3ds1', JSON.stringify(action));
+    const fields: Record<string, string> =
+      action.action === 'challenge'
+        ? { creq: action.creq }
+        : { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl };
+    const page = await postForm(action.acsUrl, fields);
+    const otpForm = parseForm(page.html, action.acsUrl);
+    assert.ok(otpForm, page.html.slice(0, 300));
+    const otp =
+      action.action === 'challenge' ? card('3ds2-challenge').otp : (card('3ds1').otp ?? '');
+    const done = await postForm(otpForm.action, {
+      ...otpForm.fields,
+      otp: otp ?? '',
+      action: 'submit',
+    });
+    const back = parseForm(done.html, otpForm.action);
+    assert.ok(back, done.html.slice(0, 300));
+    return postForm(back.action, back.fields);
+  }
+
+  it('the widget reaches the challenge, then the final status, without the reconciler', async () => {
+    const { session, shopper } = await toMethod('3ds2-challenge');
+    inject('upload-method-url-result', 'drop');
+    const lost = await shopper.call('POST', '/method-result', {
+      threeDSCompInd: 'Y',
+      browser: BROWSER,
+    });
+    assert.equal(lost.status, 200, `method-result: ${lost.status} ${JSON.stringify(lost.body)}`);
+    const action = await shopper.until(lost.body, 5_000);
+    assert.equal(action.action, 'challenge', `stuck on ${action.action}`);
+
+    inject('upload-cres-result', 'drop');
+    const ours = await challenge(action);
+    assert.equal(ours.status, 200, ours.html.slice(0, 300));
+    assert.match(ours.headers.get('content-type') ?? '', /text\/html/);
+    assert.deepEqual(returnMessage(ours.html).message, {
+      source: 'pay-checkout',
+      type: 'challenge-complete',
+      orderId: session.orderId,
+    });
+    const final = await shopper.until(await shopper.next(2), 5_000);
+    assert.equal(final.action, 'final');
+    assert.equal(final.order.status, 'approved');
+
+    const charge = await exactlyOneCharge(pair.sb, session.orderId);
+    assert.equal(charge.status, 'approved');
+    const order = await orderOf(session.orderId);
+    // The status showed both uploads arrived: neither was sent again.
+    assert.equal(await historyCount(pair.be, order.id, 'upload-method-url-result'), 1);
+    assert.equal(await historyCount(pair.be, order.id, 'upload-cres-result'), 1);
+    assert.equal(await historyCount(pair.be, order.id, 'sale'), 1);
+  });
+
+  it('a retried method result after a lost answer is answered with where the order stands', async () => {
+    const { session, shopper } = await toMethod('3ds2-challenge');
+    inject('upload-method-url-result', 'drop');
+    const lost = await shopper.call('POST', '/method-result', {
+      threeDSCompInd: 'Y',
+      browser: BROWSER,
+    });
+    assert.equal(lost.status, 200, JSON.stringify(lost.body));
+    // The widget lost that answer too and retries: nothing is uploaded again.
+    const retry = await shopper.call('POST', '/method-result', {
+      threeDSCompInd: 'Y',
+      browser: BROWSER,
+    });
+    assert.equal(retry.status, 200, JSON.stringify(retry.body));
+    const action = await shopper.until(retry.body, 5_000);
+    assert.equal(action.action, 'challenge');
+    const again = await shopper.call('POST', '/method-result', {
+      threeDSCompInd: 'Y',
+      browser: BROWSER,
+    });
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.body.action, 'challenge');
+    // A different result is not a retry: it contradicts the first.
+    const other = await shopper.call('POST', '/method-result', {
+      threeDSCompInd: 'N',
+      browser: BROWSER,
+    });
+    assert.equal(other.status, 409, JSON.stringify(other.body));
+    const order = await orderOf(session.orderId);
+    assert.equal(await historyCount(pair.be, order.id, 'upload-method-url-result'), 1);
+
+    const ours = await challenge(action);
+    assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
+    const final = await shopper.until(await shopper.next(2), 5_000);
+    assert.equal(final.action === 'final' && final.order.status, 'approved');
+    await exactlyOneCharge(pair.sb, session.orderId);
+  });
+
+  it('a method result the gateway never got (5xx) is sent again once its status shows it', async () => {
+    const { session, shopper } = await toMethod('3ds2-challenge');
+    inject('upload-method-url-result', '5xx');
+    const lost = await shopper.call('POST', '/method-result', {
+      threeDSCompInd: 'Y',
+      browser: BROWSER,
+    });
+    assert.equal(lost.status, 200, JSON.stringify(lost.body));
+    assert.equal(lost.body.action, 'wait');
+    const action = await shopper.until(lost.body, 8_000);
+    assert.equal(action.action, 'challenge', JSON.stringify(action));
+    const order = await orderOf(session.orderId);
+    assert.equal(await historyCount(pair.be, order.id, 'upload-method-url-result'), 2);
+
+    const ours = await challenge(action);
+    assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
+    const final = await shopper.until(await shopper.next(2), 5_000);
+    assert.equal(final.action === 'final' && final.order.status, 'approved');
+    await exactlyOneCharge(pair.sb, session.orderId);
+  });
+
+  it('a CRes upload slower than the client timeout: the page answers, status finds the end', async () => {
+    const { session, shopper } = await toMethod('3ds2-challenge');
+    const action = await shopper.until(await shopper.methodResult('Y'));
+    inject('upload-cres-result', 'latency=1600');
+    const ours = await challenge(action);
+    assert.equal(ours.status, 200, ours.html.slice(0, 300));
+    assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
+    const final = await shopper.until(await shopper.next(2), 8_000);
+    assert.equal(final.action === 'final' && final.order.status, 'approved');
+    await exactlyOneCharge(pair.sb, session.orderId);
+    const order = await orderOf(session.orderId);
+    // It arrived late, and the status said so before any resend was due.
+    assert.equal(await historyCount(pair.be, order.id, 'upload-cres-result'), 1);
+  });
+
+  it('a CRes the gateway never got (5xx) is sent again; the page still answers', async () => {
+    const { session, shopper } = await toMethod('3ds2-challenge');
+    const action = await shopper.until(await shopper.methodResult('Y'));
+    inject('upload-cres-result', '5xx');
+    const ours = await challenge(action);
+    assert.equal(ours.status, 200, ours.html.slice(0, 300));
+    assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
+    const final = await shopper.until(await shopper.next(2), 8_000);
+    assert.equal(final.action === 'final' && final.order.status, 'approved');
+    await exactlyOneCharge(pair.sb, session.orderId);
+    const order = await orderOf(session.orderId);
+    assert.equal(await historyCount(pair.be, order.id, 'upload-cres-result'), 2);
+  });
+
+  it('3DS 1.0.2: a dropped PaRes upload ends right, uploaded once', async () => {
+    const session = await createSession(pair.be.url);
+    const shopper = new Shopper(pair.be.url, session.token);
+    const action = await shopper.until(await shopper.pay(card('3ds1')));
+    assert.equal(action.action, '3ds1');
+    inject('upload-pares-result', 'drop');
+    const ours = await challenge(action);
+    assert.equal(ours.status, 200, ours.html.slice(0, 300));
+    assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
+    const final = await shopper.until(await shopper.next(2), 5_000);
+    assert.equal(final.action === 'final' && final.order.status, 'approved');
+    await exactlyOneCharge(pair.sb, session.orderId);
+    const order = await orderOf(session.orderId);
+    assert.equal(await historyCount(pair.be, order.id, 'upload-pares-result'), 1);
+  });
+
+  it('a method result the gateway refuses is still a 502, and the step is the browser’s again', async () => {
+    const { session, shopper } = await toMethod('3ds2-challenge');
+    // The card has a method URL, so U is refused (400 validation error): a real refusal.
+    const refused = await shopper.call('POST', '/method-result', {
+      threeDSCompInd: 'U',
+      browser: BROWSER,
+    });
+    assert.equal(refused.status, 502, JSON.stringify(refused.body));
+    assert.equal(refused.body.error.code, 'gateway');
+    assert.equal((await shopper.next(0)).action, 'method');
+    const final = await shopper.complete(card('3ds2-challenge'), await shopper.methodResult('Y'));
+    assert.equal(final.action === 'final' && final.order.status, 'approved');
+    await exactlyOneCharge(pair.sb, session.orderId);
+  });
+
+  it('a CRes the gateway refuses still gets the return page, and the challenge is offered again', async () => {
+    const { session, shopper } = await toMethod('3ds2-challenge');
+    const action = await shopper.until(await shopper.methodResult('Y'));
+    assert.equal(action.action, 'challenge');
+    const order = await orderOf(session.orderId);
+    const ours = await postForm(`${pair.be.url}/return/${order.returnRef}`, { cres: 'x' });
+    assert.equal(ours.status, 200, ours.html.slice(0, 300));
+    assert.match(ours.headers.get('content-type') ?? '', /text\/html/);
+    assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
+    assert.equal((await shopper.next(0)).action, 'challenge');
+    const final = await shopper.complete(card('3ds2-challenge'), action);
+    assert.equal(final.action === 'final' && final.order.status, 'approved');
+  });
+
+  it('the return page answers its page, never JSON, to unknown refs and unreadable bodies', async () => {
+    const unknown = await postForm(`${pair.be.url}/return/${'A'.repeat(43)}`, { cres: 'x' });
+    assert.equal(unknown.status, 404);
+    assert.match(unknown.headers.get('content-type') ?? '', /text\/html/);
+    assert.equal(returnMessage(unknown.html).origin, null);
+
+    const session = await createSession(pair.be.url);
+    const shopper = new Shopper(pair.be.url, session.token);
+    await shopper.until(await shopper.pay(card('3ds2-challenge')));
+    const order = await orderOf(session.orderId);
+    const url = `${pair.be.url}/return/${order.returnRef}`;
+    const tooLarge = await postForm(url, { cres: 'x'.repeat(70_000) });
+    assert.equal(tooLarge.status, 413);
+    assert.match(tooLarge.headers.get('content-type') ?? '', /text\/html/);
+    const data = returnMessage(tooLarge.html);
+    assert.equal(data.origin, null);
+    const charset = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded; charset=koi8-r' },
+      body: 'cres=x',
+    });
+    assert.ok(charset.status >= 400 && charset.status < 500, String(charset.status));
+    assert.match(charset.headers.get('content-type') ?? '', /text\/html/);
+    returnMessage(await charset.text());
+  });
+});
