@@ -75,16 +75,21 @@ export function errorBody(error: HttpError, requestId: string | undefined): Erro
   };
 }
 
-/** Body-parser failures carry `type` and `status`; map the ones a client can cause. */
+/**
+ * Client mistakes that Express and its body parsers report as errors with a 4xx `status`: a body
+ * too large, not JSON, in an unknown charset or a `Content-Encoding` it does not match, or a path
+ * that is not valid percent-encoding. Each is the client's to fix, so it is a 4xx, never a 500.
+ */
 function fromParserError(error: unknown): HttpError | undefined {
-  const e = error as { type?: unknown; status?: unknown };
+  const e = error as { type?: unknown; status?: unknown; statusCode?: unknown };
+  const status = typeof e.status === 'number' ? e.status : e.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
   if (e.type === 'entity.too.large')
     return new HttpError(413, 'payload-too-large', 'Body too large');
   if (e.type === 'entity.parse.failed') return badRequest('body', 'Body is not valid JSON');
-  if (typeof e.type === 'string' && typeof e.status === 'number' && e.status < 500) {
-    return badRequest('body', 'Body could not be read');
-  }
-  return undefined;
+  if (error instanceof URIError)
+    return badRequest('path', 'The path is not valid percent-encoding');
+  return badRequest('body', 'Body could not be read');
 }
 
 /** Maps errors thrown by the gateway client (any PayCheckoutError with a gateway-ish code). */

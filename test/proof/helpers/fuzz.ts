@@ -295,7 +295,9 @@ export function sendRaw(baseUrl: string, req: FuzzRequest, agent: Agent): Promis
 export async function runFuzz(
   baseUrl: string,
   make: (i: number) => FuzzRequest,
-  options: { budgetMs: number; max: number; concurrency: number },
+  /** At least `min` requests, then more until `budgetMs` or `max`: a loaded machine sends fewer
+   * extra ones, never fewer than `min`, so what a run proves does not depend on its speed. */
+  options: { budgetMs: number; min: number; max: number; concurrency: number },
 ): Promise<FuzzAnswer[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   const fresh = new Agent({ keepAlive: false });
@@ -303,7 +305,7 @@ export async function runFuzz(
   const end = Date.now() + options.budgetMs;
   let next = 0;
   const worker = async () => {
-    while (Date.now() < end && next < options.max) {
+    while ((next < options.min || Date.now() < end) && next < options.max) {
       const i = next++;
       const req = make(i);
       let answer = await sendRaw(baseUrl, req, agent);

@@ -224,6 +224,20 @@ describe('hosted forms', () => {
     assert.equal(status.raw['transaction-type'], 'preauth');
   });
 
+  test('payment-form and payout-form refuse a request nobody signed, and create nothing', async () => {
+    for (const name of ['payment-form', 'payout-form']) {
+      const fields = formFields();
+      const refused = await postForm(`${h.base}/api/v2/${name}/${h.endpointId}`, fields);
+      assert.equal(refused.status, 400, name);
+      assert.equal(refused.body.type, 'validation-error');
+      assert.match(refused.body['error-message'] ?? '', /control/);
+      await assert.rejects(h.client.status({ client_orderid: fields.client_orderid }), {
+        code: 'gateway-validation',
+        errorCode: 'unknown-order',
+      });
+    }
+  });
+
   test('payment-form, account-verification-form and payout-form answer async-form-response', async () => {
     assert.equal((await h.client.paymentForm(formFields())).type, 'async-form-response');
     const { amount: _a, ...av } = formFields();

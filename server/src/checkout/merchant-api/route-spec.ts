@@ -5,7 +5,10 @@
  */
 import type { Request, Response, Router } from 'express';
 import type { z } from 'zod';
-import { parseOr400 } from '../errors.js';
+import { notFound, parseOr400 } from '../errors.js';
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
   method: 'get' | 'post';
@@ -45,6 +48,10 @@ export function createRouteTable(router: Router): RouteTable {
     add(spec, handler) {
       specs.push(spec as unknown as RouteSpec);
       router[spec.method](spec.path, async (req, res) => {
+        // No id of ours holds a control character; PostgreSQL would refuse a NUL outright.
+        for (const value of Object.values(req.params)) {
+          if (CONTROL_CHARACTER.test(String(value))) throw notFound('resource');
+        }
         const body = spec.body ? parseOr400(spec.body, req.body ?? {}) : undefined;
         const query = spec.query ? parseOr400(spec.query, req.query) : undefined;
         await handler(

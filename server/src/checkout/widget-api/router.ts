@@ -88,6 +88,8 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
       limit: limits.perSession,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
+      // A CORS preflight carries no token, so it has no session to count against.
+      skip: (req) => req.method === 'OPTIONS',
       keyGenerator: (_req, res) => `session:${(res.locals.session as CheckoutSession).id}`,
       handler: rateLimited,
     }),

@@ -20,7 +20,7 @@ import { forbidden, invalidField, missingField, refused, SandboxError } from './
 import { Fields, parseForm } from './fields.js';
 import { PAY_JSON, type PayBody, sendPay } from './respond.js';
 
-export type AuthScheme = 'control' | 'optional-control' | 'HMAC-SHA1' | 'RSA-SHA256';
+export type AuthScheme = 'control' | 'HMAC-SHA1' | 'RSA-SHA256';
 
 export interface Call {
   sandbox: Sandbox;
@@ -146,8 +146,7 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
         checked = true;
       },
     };
-    if (def.auth === 'optional-control' && !fields.has('control')) checked = true;
-    if (def.auth !== 'control' && def.auth !== 'optional-control') checked = true;
+    if (def.auth !== 'control') checked = true;
     const body = await def.handle(call);
     if (!checked) throw new Error(`operation ${def.path} answered without checking its control`);
     if (sandbox.faults.roll(faults.dropRate)) {

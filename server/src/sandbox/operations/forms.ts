@@ -1,7 +1,8 @@
 /**
- * Hosted forms: sale-form, preauth-form, account-verification-form (control), payment-form and
- * payout-form (the spec states no control; when one is sent it is checked with sale-form's
- * formula, as the gateway client signs them). Each answers `async-form-response` with
+ * Hosted forms: sale-form, preauth-form, account-verification-form, payment-form and payout-form.
+ * Every one is signed with a control: the spec states none for payment-form and payout-form, but
+ * a request nobody signed must not create a transaction, so those two are checked with
+ * sale-form's formula, as the gateway client signs them. Each answers `async-form-response` with
  * `redirect-url`, the sandbox page that collects the card (acs/form-pages.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -27,10 +28,9 @@ const KIND: Record<FormKind, TxKind> = {
 };
 
 function form(name: FormKind): OperationDef {
-  const optional = name === 'payment-form' || name === 'payout-form';
   return {
     path: `api/v2/${name}`,
-    auth: optional ? 'optional-control' : 'control',
+    auth: 'control',
     group: true,
     async handle(call: Call) {
       const { fields } = call;
@@ -49,9 +49,7 @@ function form(name: FormKind): OperationDef {
         email,
       };
       if (name === 'account-verification-form') call.checkControl(name, values);
-      else if (!optional || fields.has('control')) {
-        call.checkControl(name === 'preauth-form' ? 'preauth-form' : 'sale-form', values);
-      }
+      else call.checkControl(name === 'preauth-form' ? 'preauth-form' : 'sale-form', values);
       const { tx } = await createTransaction(call.sandbox, call.endpointId, {
         kind,
         transactionType: kind,

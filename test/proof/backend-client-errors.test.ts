@@ -1,24 +1,10 @@
 /**
- * PENDING (fails today; not run by npm test, its name does not end in .test.ts). Found by
- * test/proof/fuzz.test.ts. Client mistakes that the backend answers with 500 "internal" instead
- * of a 4xx. Move to test/proof/backend-client-errors.test.ts once fixed, and run the fuzzer with
- * FUZZ_ALL=1 (it steers around these inputs until then).
- *
- *  1. OPTIONS /widget/* from an origin that is not allowed (or with no Origin) -> 500
- *     "Cannot read properties of undefined (reading 'id')": the per-session rate limiter's
- *     keyGenerator reads res.locals.session.id, but the auth middleware lets OPTIONS through
- *     without a session (server/src/checkout/widget-api/router.ts, the second rateLimit).
- *  2. A body whose Content-Encoding (gzip, deflate, br) does not match its bytes -> 500
- *     ("incorrect header check", "Decompression failed"): body-parser raises a 400 error with no
- *     string `type`, and errorMiddleware's fromParserError ignores it
- *     (server/src/checkout/errors.ts, fromParserError).
- *  3. Malformed percent-encoding in a path parameter (/v1/orders/%, /return/%E0%A4%A) -> 500:
- *     Express 5 throws a URIError "Failed to decode param" with status 400 and no `type`; same
- *     mapping gap (server/src/checkout/errors.ts).
- *  4. A NUL byte in a merchant API path id (/v1/orders/%00, /v1/orders/a%00b/refresh) -> 500:
- *     PostgreSQL refuses "invalid byte sequence for encoding UTF8: 0x00"; the id should be
- *     validated (or looked up as not found) before it reaches SQL (server/src/checkout/
- *     merchant-api/orders.ts and the other :id routes).
+ * Client mistakes get a 4xx, never a 500 (each was a 500 once; found by the fuzzer):
+ *  1. OPTIONS /widget/* from an origin that is not allowed, or with no Origin: a preflight has no
+ *     session for the per-session rate limiter to count.
+ *  2. A body whose Content-Encoding (gzip, deflate, br) does not match its bytes.
+ *  3. Malformed percent-encoding in a path parameter (/v1/orders/%, /return/%E0%A4%A).
+ *  4. A NUL byte in a merchant API path id (/v1/orders/%00): not found, before any SQL.
  */
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -30,7 +16,7 @@ import {
   MERCHANT_ORIGIN,
   type Pair,
   startPair,
-} from '../helpers/proof.js';
+} from './helpers/proof.js';
 
 function send(
   baseUrl: string,
