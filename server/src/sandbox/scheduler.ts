@@ -16,19 +16,30 @@ export interface Clock {
 /** The longest delay `setTimeout` takes; a longer one overflows and fires at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
-export function systemClock(
-  timers: Pick<typeof globalThis, 'setTimeout' | 'clearTimeout'> = globalThis,
-): Clock {
+/** What the system clock reads and arms; injectable so its tests are exact. */
+export interface TimerHost {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): { unref?(): unknown };
+  clearTimeout(handle: unknown): void;
+}
+
+const NODE_TIMERS: TimerHost = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+export function systemClock(host: TimerHost = NODE_TIMERS): Clock {
   return {
-    now: () => Date.now(),
+    now: () => host.now(),
     setTimer(delayMs, fn) {
       // A monthly recurring charge is further away than a timer can wait (about 24.8 days):
       // wait in steps, re-arming until the due time.
-      const due = Date.now() + Math.max(0, delayMs);
-      let handle: ReturnType<typeof setTimeout>;
+      const due = host.now() + Math.max(0, delayMs);
+      let handle: ReturnType<TimerHost['setTimeout']>;
       const arm = () => {
-        const remaining = due - Date.now();
-        handle = timers.setTimeout(
+        const remaining = due - host.now();
+        handle = host.setTimeout(
           () => (remaining > MAX_TIMER_MS ? arm() : void fn()),
           Math.min(Math.max(0, remaining), MAX_TIMER_MS),
         );
@@ -36,7 +47,7 @@ export function systemClock(
         handle.unref?.();
       };
       arm();
-      return () => timers.clearTimeout(handle);
+      return () => host.clearTimeout(handle);
     },
   };
 }

@@ -2,16 +2,20 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { MAX_TIMER_MS, systemClock } from '../../../server/src/sandbox/scheduler.js';
 
-/** Fake timers that record each delay asked for and fire only when told to. */
-function recordingTimers() {
+/** Fake timers on a frozen clock: they record each delay asked for and fire only when told to. */
+function recordingTimers(now = 1_700_000_000_000) {
   const armed: { delay: number; fire: () => void }[] = [];
   return {
     armed,
-    setTimeout: ((fire: () => void, delay: number) => {
+    advance(ms: number) {
+      now += ms;
+    },
+    now: () => now,
+    setTimeout(fire: () => void, delay: number) {
       armed.push({ delay, fire });
-      return { unref() {} };
-    }) as unknown as typeof setTimeout,
-    clearTimeout: (() => {}) as typeof clearTimeout,
+      return {};
+    },
+    clearTimeout() {},
   };
 }
 
@@ -39,10 +43,13 @@ describe('systemClock', () => {
     });
     assert.equal(timers.armed.length, 1);
     assert.equal(timers.armed[0]?.delay, MAX_TIMER_MS);
-    // The first step ends early (about 24.8 days): the timer re-arms instead of running the job.
+    // The first step ends early (about 24.8 days): the timer re-arms for the rest, then runs.
+    timers.advance(MAX_TIMER_MS);
     timers.armed[0]?.fire();
     assert.equal(ran, 0);
-    assert.equal(timers.armed.length, 2);
-    assert.ok((timers.armed[1]?.delay ?? 0) <= MAX_TIMER_MS);
+    assert.equal(timers.armed[1]?.delay, month - MAX_TIMER_MS);
+    timers.advance(month - MAX_TIMER_MS);
+    timers.armed[1]?.fire();
+    assert.equal(ran, 1);
   });
 });
