@@ -61,6 +61,32 @@ const origins = z.string().transform((value, ctx) => {
   return list.map((item) => new URL(item).origin);
 });
 
+/**
+ * Which proxies in front of us may say who the client is (`X-Forwarded-For`): a hop count (`1`:
+ * one load balancer) or their addresses and subnets (`10.0.0.0/8, loopback`), as Express takes
+ * them. `true` is refused: trusting every hop lets any client choose its own IP.
+ */
+const PROXY_TOKEN = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/;
+const trustProxy = z.string().transform((value, ctx): TrustProxy => {
+  if (/^\d{1,2}$/.test(value.trim())) return Number(value.trim());
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = list.find((item) => !PROXY_TOKEN.test(item));
+  if (bad !== undefined || list.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${bad ?? value}" is neither a hop count nor a proxy address, subnet or name (loopback, linklocal, uniquelocal)`,
+    });
+    return z.NEVER;
+  }
+  return list;
+});
+
+/** Express's `trust proxy` setting: false (no proxy), a hop count, or trusted addresses. */
+export type TrustProxy = false | number | string[];
+
 /** Every variable, in the order they are checked (and documented in the README). */
 const envSchema = z.object({
   GATEWAY_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
@@ -90,6 +116,7 @@ const envSchema = z.object({
   WEBHOOK_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   WEBHOOK_SECRET: z.preprocess(blankToUndefined, secret(16).optional()),
   SANDBOX_PORT: z.preprocess(blankToUndefined, port.default(4000)),
+  TRUST_PROXY: z.preprocess(blankToUndefined, trustProxy.optional()),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -118,6 +145,8 @@ export interface CheckoutConfig {
   allowedOrigins: string[];
   webhook?: { url: string; secret: string } | undefined;
   logLevel: LogLevel;
+  /** Proxies allowed to name the client's IP (the 3DS `browserIP`, per-IP rate limits). */
+  trustProxy?: TrustProxy | undefined;
 }
 
 /** What main.ts needs beyond that: where to listen and what to store. */
@@ -134,6 +163,7 @@ export interface ServerConfig {
   publicUrl: string;
   allowedOrigins: string[];
   webhook?: { url: string; secret: string } | undefined;
+  trustProxy: TrustProxy;
 }
 
 const GATEWAY_VARS = ['ENDPOINT_ID', 'MERCHANT_LOGIN', 'MERCHANT_CONTROL_KEY'] as const;
@@ -198,6 +228,7 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     // The merchant page is on the backend's own origin by default (the demo page).
     allowedOrigins: e.ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],
     webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET as string } : undefined,
+    trustProxy: e.TRUST_PROXY ?? false,
   };
 }
 

@@ -195,6 +195,7 @@ async function runServer(
     allowedOrigins: config.allowedOrigins,
     webhook: config.webhook,
     logLevel: config.logLevel,
+    trustProxy: config.trustProxy,
   };
   const checkout: CheckoutApp = createCheckoutApp(checkoutConfig, { store, logger });
 

@@ -4,6 +4,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import express from 'express';
+import request from 'supertest';
+import { clientIp } from '../../server/src/checkout/request-facts.js';
 import { ConfigError, parseServerConfig } from '../../server/src/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
@@ -102,5 +105,33 @@ describe('config', () => {
       { ENDPOINT_ID: '1111' },
       'ENDPOINT_ID: is set but GATEWAY_URL is not (set both, or neither for the sandbox)',
     );
+    fails(
+      { TRUST_PROXY: 'true' },
+      'TRUST_PROXY: "true" is neither a hop count nor a proxy address, subnet or name (loopback, linklocal, uniquelocal)',
+    );
+  });
+
+  it('TRUST_PROXY: no proxy by default, a hop count, or trusted addresses', () => {
+    assert.equal(parseServerConfig({}).trustProxy, false);
+    assert.equal(parseServerConfig({ TRUST_PROXY: '1' }).trustProxy, 1);
+    assert.deepEqual(parseServerConfig({ TRUST_PROXY: '10.0.0.0/8, loopback' }).trustProxy, [
+      '10.0.0.0/8',
+      'loopback',
+    ]);
+  });
+
+  it('behind a trusted proxy the client IP is the one it forwards; otherwise the socket peer', async () => {
+    const ipSeen = async (trust: string | undefined) => {
+      const app = express();
+      app.set('trust proxy', parseServerConfig(trust ? { TRUST_PROXY: trust } : {}).trustProxy);
+      app.get('/ip', (req, res) => {
+        res.send(clientIp(req));
+      });
+      return (await request(app).get('/ip').set('X-Forwarded-For', '203.0.113.7')).text;
+    };
+    assert.equal(await ipSeen('1'), '203.0.113.7');
+    assert.equal(await ipSeen('loopback'), '203.0.113.7');
+    assert.equal(await ipSeen(undefined), '127.0.0.1');
+    assert.equal(await ipSeen('10.0.0.0/8'), '127.0.0.1');
   });
 });

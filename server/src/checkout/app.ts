@@ -129,6 +129,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
 
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy ?? false);
   app.set('etag', false);
   app.use(
     helmet({
