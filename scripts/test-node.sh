@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Node's own test runner over every *.test.ts outside the browser folders (Node 20 does not expand
-# globs, so the shell lists the files). Extra arguments are passed to node (e.g. a file subset).
+# Node's own test runner over every *.test.ts outside the browser suites (test/widget, test/e2e:
+# scripts/test-browser.sh runs those once Chromium is found) and the benchmarks. Node 20 does not
+# expand globs, so the shell lists the files. Arguments name a subset of files instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$#" -gt 0 ]; then files=("$@"); else
-  mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/widget/*' -not -path 'test/bench/*' | sort)
+  mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/widget/*' -not -path 'test/bench/*' -not -path 'test/e2e/*' | sort)
 fi
 if [ "${#files[@]}" -eq 0 ]; then echo "no node test files found" >&2; exit 1; fi
 exec node --import tsx --test --test-reporter=spec --test-timeout=120000 "${files[@]}"
