@@ -14,6 +14,7 @@ import {
   card,
   createSession,
   exactlyOneCharge,
+  faultPlan,
   historyCount,
   type Pair,
   parseForm,
@@ -24,11 +25,7 @@ import {
   startPair,
 } from './helpers/proof.js';
 
-/** Faults to inject, by gateway path fragment, each for `times` calls. */
-const plan = new Map<string, { header: string; times: number }>();
-function inject(pathPart: string, header: string, times = 1) {
-  plan.set(pathPart, { header, times });
-}
+const faults = faultPlan();
 
 describe('a 3DS upload whose answer was lost', () => {
   let pair: Pair;
@@ -37,23 +34,12 @@ describe('a 3DS upload whose answer was lost', () => {
       {},
       {
         gatewayTimeoutMs: 1_000,
-        gatewayFetch: (url, init) => {
-          for (const [part, fault] of plan) {
-            if (url.includes(part) && fault.times > 0) {
-              fault.times -= 1;
-              return fetch(url, {
-                ...init,
-                headers: { ...init.headers, 'x-sandbox-fault': fault.header },
-              });
-            }
-          }
-          return fetch(url, init);
-        },
+        gatewayFetch: faults.fetch,
       },
     );
   });
   afterEach(() => {
-    plan.clear();
+    faults.clear();
   });
   after(async () => {
     await pair.close();
@@ -101,7 +87,7 @@ describe('a 3DS upload whose answer was lost', () => {
 
   it('the widget reaches the challenge, then the final status, without the reconciler', async () => {
     const { session, shopper } = await toMethod('3ds2-challenge');
-    inject('upload-method-url-result', 'drop');
+    faults.inject('upload-method-url-result', 'drop');
     const lost = await shopper.call('POST', '/method-result', {
       threeDSCompInd: 'Y',
       browser: BROWSER,
@@ -110,7 +96,7 @@ describe('a 3DS upload whose answer was lost', () => {
     const action = await shopper.until(lost.body, 5_000);
     assert.equal(action.action, 'challenge', `stuck on ${action.action}`);
 
-    inject('upload-cres-result', 'drop');
+    faults.inject('upload-cres-result', 'drop');
     const ours = await challenge(action);
     assert.equal(ours.status, 200, ours.html.slice(0, 300));
     assert.match(ours.headers.get('content-type') ?? '', /text\/html/);
@@ -134,7 +120,7 @@ describe('a 3DS upload whose answer was lost', () => {
 
   it('a retried method result after a lost answer is answered with where the order stands', async () => {
     const { session, shopper } = await toMethod('3ds2-challenge');
-    inject('upload-method-url-result', 'drop');
+    faults.inject('upload-method-url-result', 'drop');
     const lost = await shopper.call('POST', '/method-result', {
       threeDSCompInd: 'Y',
       browser: BROWSER,
@@ -172,7 +158,7 @@ describe('a 3DS upload whose answer was lost', () => {
 
   it('a method result the gateway never got (5xx) is sent again once its status shows it', async () => {
     const { session, shopper } = await toMethod('3ds2-challenge');
-    inject('upload-method-url-result', '5xx');
+    faults.inject('upload-method-url-result', '5xx');
     const lost = await shopper.call('POST', '/method-result', {
       threeDSCompInd: 'Y',
       browser: BROWSER,
@@ -194,7 +180,7 @@ describe('a 3DS upload whose answer was lost', () => {
   it('a CRes upload slower than the client timeout: the page answers, status finds the end', async () => {
     const { session, shopper } = await toMethod('3ds2-challenge');
     const action = await shopper.until(await shopper.methodResult('Y'));
-    inject('upload-cres-result', 'latency=1600');
+    faults.inject('upload-cres-result', 'latency=1600');
     const ours = await challenge(action);
     assert.equal(ours.status, 200, ours.html.slice(0, 300));
     assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
@@ -209,7 +195,7 @@ describe('a 3DS upload whose answer was lost', () => {
   it('a CRes the gateway never got (5xx) is sent again; the page still answers', async () => {
     const { session, shopper } = await toMethod('3ds2-challenge');
     const action = await shopper.until(await shopper.methodResult('Y'));
-    inject('upload-cres-result', '5xx');
+    faults.inject('upload-cres-result', '5xx');
     const ours = await challenge(action);
     assert.equal(ours.status, 200, ours.html.slice(0, 300));
     assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
@@ -225,7 +211,7 @@ describe('a 3DS upload whose answer was lost', () => {
     const shopper = new Shopper(pair.be.url, session.token);
     const action = await shopper.until(await shopper.pay(card('3ds1')));
     assert.equal(action.action, '3ds1');
-    inject('upload-pares-result', 'drop');
+    faults.inject('upload-pares-result', 'drop');
     const ours = await challenge(action);
     assert.equal(ours.status, 200, ours.html.slice(0, 300));
     assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');

@@ -12,6 +12,7 @@ import {
   card,
   createSession,
   exactlyOneCharge,
+  faultPlan,
   historyCount,
   merchant,
   type Pair,
@@ -25,11 +26,7 @@ import {
   waitFor,
 } from './helpers/proof.js';
 
-/** Faults to inject, by gateway path fragment (`/api/v2/sale/`), each for `times` calls. */
-const plan = new Map<string, { header: string; times: number }>();
-function inject(pathPart: string, header: string, times = 1) {
-  plan.set(pathPart, { header, times });
-}
+const faults = faultPlan();
 
 describe('fault proofs', () => {
   let pair: Pair;
@@ -48,23 +45,12 @@ describe('fault proofs', () => {
       },
       {
         gatewayTimeoutMs: 1_000,
-        gatewayFetch: (url, init) => {
-          for (const [part, fault] of plan) {
-            if (url.includes(part) && fault.times > 0) {
-              fault.times -= 1;
-              return fetch(url, {
-                ...init,
-                headers: { ...init.headers, 'x-sandbox-fault': fault.header },
-              });
-            }
-          }
-          return fetch(url, init);
-        },
+        gatewayFetch: faults.fetch,
       },
     );
   });
   afterEach(() => {
-    plan.clear();
+    faults.clear();
     pair.sb.sandbox.faults.clear();
   });
   after(async () => {
@@ -105,7 +91,7 @@ describe('fault proofs', () => {
   });
 
   it('a sale slower than the client timeout ends right through status, never sent twice', async () => {
-    inject('/api/v2/sale/', 'latency=1600');
+    faults.inject('/api/v2/sale/', 'latency=1600');
     const session = await createSession(pair.be.url);
     const shopper = new Shopper(pair.be.url, session.token);
     const first = await shopper.pay(card('approved'));
@@ -121,7 +107,7 @@ describe('fault proofs', () => {
   });
 
   it('5xx on the sale: nothing charged, the order closes as error through reconciliation', async () => {
-    inject('/api/v2/sale/', '5xx');
+    faults.inject('/api/v2/sale/', '5xx');
     const session = await createSession(pair.be.url);
     const shopper = new Shopper(pair.be.url, session.token);
     const first = await shopper.pay(card('approved'));
@@ -148,11 +134,11 @@ describe('fault proofs', () => {
   });
 
   it('5xx on status polls: the order waits, then ends right when the gateway recovers', async () => {
-    inject('/api/v2/status/', '5xx', 6);
+    faults.inject('/api/v2/status/', '5xx', 6);
     const { session, final } = await pay('unknown-then-approved');
     assert.equal(final.order.status, 'approved');
     await settled(session.orderId, 'approved');
-    assert.ok((plan.get('/api/v2/status/')?.times ?? 6) < 6, 'no status call met the fault');
+    assert.ok((faults.remaining('/api/v2/status/') ?? 6) < 6, 'no status call met the fault');
   });
 
   it('the sale answer dropped after it was committed: found by status, charged once', async () => {
@@ -161,7 +147,7 @@ describe('fault proofs', () => {
       ['declined', 'declined'],
       ['3ds2-challenge', 'approved'],
     ] as const) {
-      inject('/api/v2/sale/', 'drop');
+      faults.inject('/api/v2/sale/', 'drop');
       const { session, final } = await pay(scenario);
       assert.equal(final.order.status, status, scenario);
       await settled(session.orderId, status);
@@ -169,7 +155,7 @@ describe('fault proofs', () => {
   });
 
   it('the 3DS uploads dropped after they were committed: the order still ends right, once', async () => {
-    inject('upload-method-url-result', 'drop');
+    faults.inject('upload-method-url-result', 'drop');
     const session = await createSession(pair.be.url);
     const shopper = new Shopper(pair.be.url, session.token);
     let action = await shopper.until(await shopper.pay(card('3ds2-challenge')));
@@ -188,7 +174,7 @@ describe('fault proofs', () => {
     assert.equal(action.action, 'challenge', JSON.stringify(action));
     if (action.action !== 'challenge') return;
 
-    inject('upload-cres-result', 'drop');
+    faults.inject('upload-cres-result', 'drop');
     const page = await postForm(action.acsUrl, { creq: action.creq });
     const otpForm = parseForm(page.html, action.acsUrl);
     assert.ok(otpForm);

@@ -57,6 +57,34 @@ export interface Pair {
 }
 
 /**
+ * Faults injected into the backend's gateway calls: `inject(path fragment, X-Sandbox-Fault
+ * header, times)`; `fetch` goes into the backend as its gateway fetch.
+ */
+export function faultPlan() {
+  const plan = new Map<string, { header: string; times: number }>();
+  return {
+    inject(pathPart: string, header: string, times = 1) {
+      plan.set(pathPart, { header, times });
+    },
+    /** How many injections of `pathPart` are still unused. */
+    remaining: (pathPart: string) => plan.get(pathPart)?.times,
+    clear: () => plan.clear(),
+    fetch: ((url, init) => {
+      for (const [part, fault] of plan) {
+        if (url.includes(part) && fault.times > 0) {
+          fault.times -= 1;
+          return fetch(url, {
+            ...init,
+            headers: { ...init.headers, 'x-sandbox-fault': fault.header },
+          });
+        }
+      }
+      return fetch(url, init);
+    }) satisfies NonNullable<BackendOptions['gatewayFetch']>,
+  };
+}
+
+/**
  * The sandbox and the backend in one in-memory PGlite (their tables never overlap): starting
  * PGlite is the slow part of these tests, so each file pays for it once.
  */
