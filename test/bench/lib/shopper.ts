@@ -2,18 +2,8 @@
  * The bench's HTTP client: a merchant creating checkout sessions, and a shopper paying with the
  * sandbox's approved test card the way <pay-checkout> does (pay, then follow /widget/next).
  */
+import { BROWSER, CUSTOMER } from '../../server/checkout/shopper.js';
 import { ALLOWED_ORIGIN } from '../stack/start.js';
-
-export const BROWSER = {
-  colorDepth: 24,
-  javaEnabled: false,
-  javascriptEnabled: true,
-  language: 'en-GB',
-  screenHeight: 900,
-  screenWidth: 1440,
-  timezoneOffset: -60,
-  challengeWindowSize: '03',
-};
 
 export interface TestCard {
   scenario: string;
@@ -37,16 +27,7 @@ export function sessionBody(orderId: string): Record<string, unknown> {
     orderId,
     intent: 'sale',
     description: 'Bench order',
-    customer: {
-      email: 'john.smith@example.com',
-      firstName: 'John',
-      lastName: 'Smith',
-      address1: '1 Main Street',
-      city: 'London',
-      zipCode: 'N1 9GU',
-      country: 'GB',
-      phone: '+441234567890',
-    },
+    customer: CUSTOMER,
     returnUrl: `${ALLOWED_ORIGIN}/thank-you`,
   };
 }
