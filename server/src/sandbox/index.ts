@@ -13,7 +13,6 @@ export {
 } from './options.js';
 export { type Clock, type ManualClock, manualClock, systemClock } from './scheduler.js';
 export {
-  luhnValid,
   SANDBOX_OTP,
   type ScenarioName,
   TEST_CARDS,

@@ -139,17 +139,3 @@ export const TEST_CARDS: readonly TestCard[] = [
 export function findTestCard(pan: string): TestCard | undefined {
   return TEST_CARDS.find((card) => card.pan === pan);
 }
-
-export function luhnValid(pan: string): boolean {
-  if (!/^\d{12,19}$/.test(pan)) return false;
-  let sum = 0;
-  for (let i = 0; i < pan.length; i++) {
-    let digit = Number(pan[pan.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}

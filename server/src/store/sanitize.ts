@@ -7,6 +7,7 @@
  * `CardNumber`...), and any remaining value holding a 13-19 digit run that passes Luhn is masked
  * to first six / last four, in case a PAN hides in a field we did not foresee.
  */
+import { luhnValid } from '../card-number.js';
 
 /** Names compared after lower-casing and removing `-`, `_` and spaces. */
 const DROPPED_NAMES = new Set([
@@ -47,19 +48,6 @@ function normalise(name: string): string {
 export function isSensitiveFieldName(name: string): boolean {
   const n = normalise(name);
   return DROPPED_NAMES.has(n) || DROPPED_PARTS.some((part) => n.includes(part));
-}
-
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 /** Masks every Luhn-valid 13-19 digit run in `text` to first six + stars + last four. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { luhnValid } from '../../../server/src/card-number.js';
 import { GatewayValidationError } from '../../../server/src/gateway/index.js';
-import { luhnValid, TEST_CARDS } from '../../../server/src/sandbox/index.js';
+import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
 import {
   control,
   type Harness,

@@ -2,7 +2,7 @@
  * What may be kept of a card: its brand, last four digits and a masked number (first six, last
  * four). The full number, CVV and expiry exist only in the request that carries them.
  */
-import { brandOf } from '../../card-brand.js';
+import { brandOf } from '../../card-number.js';
 
 export interface CardSummary {
   brand: string;

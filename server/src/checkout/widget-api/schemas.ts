@@ -3,19 +3,7 @@
  * value: a card number must not come back in an error.
  */
 import { z } from 'zod';
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+import { luhnValid } from '../../card-number.js';
 
 const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 32, 48];
 

@@ -3,8 +3,9 @@
  * through typed accessors that refuse a missing or malformed field with a 400 naming it.
  * Values are trimmed, as the gateway does ("leading and trailing whitespace ... omitted").
  */
+
+import { luhnValid } from '../../card-number.js';
 import { type Param, toMinorUnits } from '../../signing/index.js';
-import { luhnValid } from '../test-cards.js';
 import { invalidField, missingField } from './errors.js';
 
 export function parseForm(text: string): Param[] {
@@ -121,7 +122,10 @@ export const RULES = {
     },
     what: 'an absolute http(s) URL',
   } satisfies Rule,
-  pan: { test: luhnValid, what: 'a Luhn-valid card number of 12 to 19 digits' } satisfies Rule,
+  pan: {
+    test: (value: string) => /^\d{12,19}$/.test(value) && luhnValid(value),
+    what: 'a Luhn-valid card number of 12 to 19 digits',
+  } satisfies Rule,
   cvv: pattern(/^\d{3,4}$/, '3 or 4 digits'),
   month: pattern(/^(0?[1-9]|1[0-2])$/, 'a month 1 to 12'),
   year: pattern(/^(\d{2}|20\d{2})$/, 'a year (YY or YYYY)'),

@@ -8,7 +8,7 @@
  * `validation-error` naming client_orderid.
  */
 
-import { brandOf } from '../../card-brand.js';
+import { brandOf } from '../../card-number.js';
 import { isKnownCurrency } from '../../signing/index.js';
 import type { Queryable } from '../../store/database.js';
 import type { Sandbox } from '../context.js';

@@ -1,0 +1,31 @@
+/**
+ * Facts of a card number, shared by the backend, the store and the sandbox: its brand from the
+ * leading digits, as the gateway names brands (`VISA`, ...), and its Luhn check digit.
+ */
+const BRANDS: readonly [brand: string, prefix: RegExp][] = [
+  ['VISA', /^4/],
+  ['MIR', /^220[0-4]/],
+  ['MASTERCARD', /^(5[1-5]|2[2-7])/],
+  ['AMEX', /^3[47]/],
+  ['DISCOVER', /^(6011|65)/],
+  ['JCB', /^35/],
+];
+
+export function brandOf(pan: string): string {
+  return BRANDS.find(([, prefix]) => prefix.test(pan))?.[0] ?? 'UNKNOWN';
+}
+
+/** The Luhn checksum of a string of digits (length is the caller's rule). */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
