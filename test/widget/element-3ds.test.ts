@@ -421,6 +421,10 @@ describe('redirect mode and resume', () => {
     ]);
     expect(m!.of('pay-challenge')).to.have.length(0);
     expect(dialog(m!).open).to.equal(false);
+    // The page leaves with no card data in its inputs.
+    const values = [...m!.el.shadowRoot!.querySelectorAll('input')].map((i) => i.value);
+    expect(values).to.have.length(4);
+    expect(values).to.deep.equal(['', '', '', '']);
   });
 
   it('3DS 1.0.2 in redirect mode posts PaReq, MD, TermUrl at the top level', async () => {

@@ -467,6 +467,9 @@ export class PayCheckoutElement extends LitElement {
         card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
         browser: this._browserInfo(),
       });
+      // A session takes one payment: the card is not needed again, so it must not stay in the
+      // inputs while the page leaves for a bank or comes back from the back/forward cache.
+      this._clearCard();
       await this._follow(action);
     } catch (e) {
       this._fail(e);
