@@ -307,6 +307,17 @@ describe('3DS 2 challenge', () => {
       '{"source":"pay-checkout","type":"challenge-done","orderId":"order-1042"}',
       '*',
     );
+    // Messages arrive in order: once a last one has arrived, the three before it were handled.
+    const delivered = new Promise<void>((resolve) => {
+      const onMessage = (e: MessageEvent) => {
+        if (e.data !== 'sentinel') return;
+        window.removeEventListener('message', onMessage);
+        resolve();
+      };
+      window.addEventListener('message', onMessage);
+    });
+    window.postMessage('sentinel', '*');
+    await delivered;
     await flush(5);
     expect(dialog(m!).open).to.equal(true);
     expect(m!.of('pay-challenge')).to.have.length(1);

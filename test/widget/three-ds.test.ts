@@ -68,9 +68,15 @@ describe('browser info', () => {
   });
 
   it('the time zone offset keeps its sign (minutes, positive west of UTC)', () => {
-    const info = collectBrowserInfo(window, '02');
-    expect(info.timezoneOffset).to.equal(new Date().getTimezoneOffset());
-    expect(Number.isInteger(info.timezoneOffset)).to.equal(true);
+    const real = Date.prototype.getTimezoneOffset;
+    try {
+      Date.prototype.getTimezoneOffset = () => -60; // UTC+1
+      expect(collectBrowserInfo(window, '02').timezoneOffset).to.equal(-60);
+      Date.prototype.getTimezoneOffset = () => 240; // UTC-4
+      expect(collectBrowserInfo(window, '02').timezoneOffset).to.equal(240);
+    } finally {
+      Date.prototype.getTimezoneOffset = real;
+    }
   });
 
   const sizes: [number, number, string | undefined, string][] = [

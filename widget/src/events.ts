@@ -17,8 +17,7 @@ export type PayErrorCode =
   | 'conflict'
   | 'rate-limited'
   | 'gateway'
-  | 'internal'
-  | 'config';
+  | 'internal';
 
 /** Steps reported by `pay-status`. */
 export type PayStep =
@@ -54,7 +53,7 @@ export type Pay3dsMethodDetail =
   | { phase: 'complete'; compInd: 'Y' | 'N' | 'U' };
 export type PayChallengeDetail =
   | { phase: 'open'; version: '2' | '1.0.2' | 'html'; windowSize: string }
-  | { phase: 'close'; reason: 'complete' | 'cancelled' | 'timeout' | 'redirect' | 'removed' };
+  | { phase: 'close'; reason: 'complete' | 'cancelled' | 'timeout' | 'redirect' };
 export interface PayRedirectDetail {
   url: string;
   reason: 'hosted' | 'gateway' | 'challenge';

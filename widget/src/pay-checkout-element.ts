@@ -46,10 +46,8 @@ const SERVER_FIELDS: Record<string, CardField> = {
   number: 'number',
   expMonth: 'expiry',
   expYear: 'expiry',
-  expiry: 'expiry',
   cvc: 'cvc',
   holder: 'name',
-  name: 'name',
 };
 
 const AUTOCOMPLETE: Record<CardField, string> = {
@@ -76,7 +74,7 @@ let frameSeq = 0;
  * @fires pay-status - Each step of the payment; detail `{ step, orderId?, status?, message? }`.
  * @fires pay-success - The payment is approved; detail `{ orderId, gatewayOrderId, amount, amountMinor, currency, card }` (card masked).
  * @fires pay-declined - The gateway declined (or filtered, or errored) the payment; detail `{ orderId, status, reason, errorCode }`.
- * @fires pay-error - The payment could not go on; detail `{ code, message, field? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled, conflict, rate-limited, gateway, internal, config.
+ * @fires pay-error - The payment could not go on; detail `{ code, message, field? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled, conflict, rate-limited, gateway, internal.
  *
  * @csspart form - The card form.
  * @csspart field - Every field wrapper; also `field-number`, `field-expiry`, `field-cvc`, `field-name`.
@@ -745,7 +743,6 @@ export class PayCheckoutElement extends LitElement {
       network: 'error.network',
       'session-expired': 'error.session-expired',
       conflict: 'error.conflict',
-      config: 'error.config',
     };
     this._showResult('error', code === 'network', known[code] ?? 'error.generic');
     this._emit('pay-error', { code, message: err.message });

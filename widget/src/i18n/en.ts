@@ -41,7 +41,6 @@ export const en = {
   'error.network': 'We could not reach the payment service. Check your connection and try again.',
   'error.session-expired': 'This checkout has expired. Please reload the page.',
   'error.three-ds-timeout': 'The bank verification took too long.',
-  'error.config': 'The payment form is not set up correctly.',
   'error.conflict': 'This checkout cannot take a payment now.',
   'error.generic': 'Something went wrong. Please try again.',
   tryAgain: 'Try again',

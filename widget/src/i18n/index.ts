@@ -6,8 +6,6 @@ export type { StringKey, Strings } from './en.js';
 
 const TABLES: Record<string, Strings> = { en, ru };
 
-export const SUPPORTED_LOCALES = Object.keys(TABLES);
-
 /** The table for a BCP 47 tag ("ru-RU" uses ru), English when we do not have the language. */
 export function stringsFor(locale: string | undefined): Strings {
   const lang = (locale ?? '').toLowerCase().split(/[-_]/)[0] ?? '';
