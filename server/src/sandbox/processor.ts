@@ -155,23 +155,6 @@ export class Processor {
   private async authorize(ctx: TxContext, tx: Transaction): Promise<void> {
     const outcome = this.outcome(tx);
     switch (outcome.kind) {
-      case 'approve':
-        return this.finish(ctx, tx, 'approved');
-      case 'decline':
-        return this.finish(ctx, tx, 'declined', outcome);
-      case 'error':
-        return this.finish(ctx, tx, 'error', outcome);
-      case 'filtered':
-        return this.finish(ctx, tx, 'filtered', outcome);
-      case 'unknown-then-approve':
-      case 'unknown':
-        tx.phase = 'unknown';
-        tx.status = 'unknown';
-        await this.save(ctx, tx);
-        if (outcome.kind === 'unknown-then-approve') {
-          await this.schedule(ctx, tx, this.timing.unknownDurationMs);
-        }
-        return;
       case '3ds2':
         tx.threeDs = {
           version: '2',
@@ -191,6 +174,36 @@ export class Processor {
           step: 0,
         };
         return this.awaitBrowser(ctx, tx, 'awaiting-pares');
+      default:
+        return this.settleWithout3ds(ctx, tx);
+    }
+  }
+
+  /**
+   * Settles the outcome with no browser step; a 3DS outcome counts as approved. The hosted form
+   * calls it too: it shows its own one-time-code page only when a code is needed, so what is
+   * left here is frictionless. Unknown-then-approved reports `unknown` first, then approves.
+   */
+  async settleWithout3ds(ctx: TxContext, tx: Transaction): Promise<void> {
+    const outcome = this.outcome(tx);
+    switch (outcome.kind) {
+      case 'decline':
+        return this.finish(ctx, tx, 'declined', outcome);
+      case 'error':
+        return this.finish(ctx, tx, 'error', outcome);
+      case 'filtered':
+        return this.finish(ctx, tx, 'filtered', outcome);
+      case 'unknown-then-approve':
+      case 'unknown':
+        tx.phase = 'unknown';
+        tx.status = 'unknown';
+        await this.save(ctx, tx);
+        if (outcome.kind === 'unknown-then-approve') {
+          await this.schedule(ctx, tx, this.timing.unknownDurationMs);
+        }
+        return;
+      default:
+        return this.finish(ctx, tx, 'approved');
     }
   }
 

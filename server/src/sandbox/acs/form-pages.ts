@@ -184,7 +184,7 @@ export function formRouter(sandbox: Sandbox): Router {
           amount: `${fromMinorUnits(tx.amountMinor, tx.currency)} ${tx.currency}`,
         });
       }
-      await settle(ctx, tx);
+      await processor.settleWithout3ds(ctx, tx);
       return finalRedirectPage(sandbox, tx);
     });
     sendPage(res, page);
@@ -211,30 +211,6 @@ export function formRouter(sandbox: Sandbox): Router {
     });
     sendPage(res, page);
   });
-
-  /** Non-challenge outcomes settle at once (unknown-then-approved reports unknown first). */
-  async function settle(ctx: TxContext, tx: Transaction): Promise<void> {
-    const outcome = processor.outcome(tx);
-    switch (outcome.kind) {
-      case 'decline':
-        return processor.finish(ctx, tx, 'declined', outcome);
-      case 'error':
-        return processor.finish(ctx, tx, 'error', outcome);
-      case 'filtered':
-        return processor.finish(ctx, tx, 'filtered', outcome);
-      case 'unknown':
-      case 'unknown-then-approve':
-        tx.phase = 'unknown';
-        tx.status = 'unknown';
-        await processor.save(ctx, tx);
-        if (outcome.kind === 'unknown-then-approve') {
-          await processor.schedule(ctx, tx, processor.timing.unknownDurationMs);
-        }
-        return;
-      default:
-        return processor.finish(ctx, tx, 'approved');
-    }
-  }
 
   return router;
 }
