@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { FetchLike } from '../../../server/src/gateway/index.js';
 import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
 import { CUSTOMER, createSession, merchant, Shopper, uniqueOrderId } from './shopper.js';
 
@@ -146,6 +147,54 @@ describe('merchant API: card refs, rebills, recurring, payouts, transfers, verif
     assert.equal(pay.body.status, 'approved');
     const twice = await merchant(be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
     assert.equal(twice.status, 409);
+  });
+
+  it('a refused payout pay ends in error with its reason, and queues payout.error', async () => {
+    // The gateway refuses step two: a validation-error answer to payout-pay.
+    const refuse: FetchLike = (url, init) =>
+      url.includes('/payout-pay/')
+        ? (Promise.resolve(
+            new Response(
+              'type=validation-error&error-message=Payout+limit+exceeded&error-code=4031',
+              {
+                status: 200,
+                headers: { 'Content-Type': 'text/plain' },
+              },
+            ),
+          ) as unknown as ReturnType<FetchLike>)
+        : (fetch(url, init as RequestInit) as unknown as ReturnType<FetchLike>);
+    const refusing = await startBackend(sb, {
+      gatewayFetch: refuse,
+      config: { webhook: { url: 'http://127.0.0.1:9/hook', secret: 'whsec-test-0123456789' } },
+    });
+    try {
+      const orderId = uniqueOrderId('po3');
+      const check = await merchant(refusing.url, 'POST', '/v1/payouts/check', {
+        orderId,
+        amount: '15.00',
+        currency: 'EUR',
+        cardNumber: '4000000000000002',
+      });
+      assert.equal(check.status, 201, JSON.stringify(check.body));
+      const pay = await merchant(refusing.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
+      assert.equal(pay.status, 422, JSON.stringify(pay.body));
+      const read = await merchant(refusing.url, 'GET', `/v1/payouts/${orderId}`);
+      assert.equal(read.body.status, 'error');
+      assert.equal(read.body.reason, 'Payout limit exceeded');
+      const stored = await refusing.store.operations.getByClientId('payout', orderId);
+      assert.equal(stored?.data.errorCode, '4031');
+      const queued = await refusing.store.webhooks.due();
+      assert.deepEqual(
+        queued
+          .filter(
+            (w) => w.payload.data && (w.payload.data as { clientId?: string }).clientId === orderId,
+          )
+          .map((w) => w.event),
+        ['payout.error'],
+      );
+    } finally {
+      await refusing.close();
+    }
   });
 
   it('transfers from a card reference to a card', async () => {

@@ -5,6 +5,7 @@ import { toMinorUnits } from '../../signing/index.js';
 import type { Context } from '../context.js';
 import { inScope } from '../context.js';
 import { HttpError } from '../errors.js';
+import { finalizeOperation } from '../operations-status.js';
 import { callbackUrl } from '../payments/pay.js';
 import { answerStatus, followOperation, readOperation, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
@@ -152,7 +153,11 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
         );
       } catch (error) {
         if (error instanceof GatewayError && error.code === 'gateway-validation') {
-          await ctx.store.operations.transition(op.id, { from: ['processing'], to: 'error' });
+          // The shared finish step: it keeps the reason and code and queues `payout.error`.
+          await finalizeOperation(ctx, claimed.operation, 'error', {
+            reason: error.errorMessage,
+            errorCode: error.errorCode,
+          });
           throw new HttpError(
             422,
             'gateway',
