@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build`: the widget's three outputs.
+// `npm run build`: the widget's three outputs (`--cdn`: the first one only).
 //   dist/cdn/pay-checkout.js   one minified ES module, Lit bundled (Vite, vite.config.ts)
 //   dist/esm/                  one .js + .d.ts per source file, Lit imported (tsc, widget/tsconfig.build.json)
 //   custom-elements.json       the custom elements manifest (cem analyze, Lit-aware)
@@ -18,6 +18,8 @@ process.chdir(root);
 
 console.log('== CDN bundle');
 await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
+// `--cdn`: only the file the demo and the end-to-end tests serve (see server/src/widget-build.ts).
+if (process.argv.includes('--cdn')) process.exit(0);
 
 console.log('== ESM build + types');
 rmSync(join(root, 'dist/esm'), { recursive: true, force: true });

@@ -25,11 +25,14 @@ export function widgetBuildIsStale(root: string): boolean {
   return newestMtime(join(root, 'widget/src')) > statSync(bundle).mtimeMs;
 }
 
-/** Runs `scripts/build.mjs` when the bundle is missing or older than a widget source. */
+/**
+ * Builds the CDN file (`scripts/build.mjs --cdn`: not the ESM build or the manifest, which only
+ * a published package needs) when it is missing or older than a widget source.
+ */
 export async function ensureWidgetBuilt(root: string): Promise<'fresh' | 'built'> {
   if (!widgetBuildIsStale(root)) return 'fresh';
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'scripts/build.mjs')], {
+    const child = spawn(process.execPath, [join(root, 'scripts/build.mjs'), '--cdn'], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
     });
