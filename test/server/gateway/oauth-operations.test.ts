@@ -257,7 +257,13 @@ describe('gateway client: OAuth-signed operations', () => {
     });
     assert.equal(payout.payoutId, 'po-7');
     reply = { type: 'create-recurring-payment-response', 'recurring-payment-id': 31 };
-    const rp = await client.createRecurringPayment({ period: 'week', interval: 2 });
+    const rp = await client.createRecurringPayment({
+      period: 'week',
+      interval: 2,
+      amount: '5.00',
+      currency: 'EUR',
+      email: 'payer@example.com',
+    });
     assert.equal(rp.recurringPaymentId, '31');
     assert.equal(fieldsOf(gateway.seen.at(-1)).interval, '2');
     reply = { type: 'async-response' };

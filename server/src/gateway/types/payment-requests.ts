@@ -61,12 +61,16 @@ export type PreauthFormRequest = SaleFormRequest;
 /** The universal hosted form; same fields as sale-form (spec names no fields). */
 export type PaymentFormRequest = SaleFormRequest;
 
-/** A zero-amount authorisation: no amount or currency. */
+/**
+ * A zero-amount authorisation: no amount, but the gateway still wants the `currency` of the
+ * check. Optional in the type while callers still pass it through `extra`.
+ */
 export interface AccountVerificationRequest
   extends RequestBase,
     Omit<OrderFields, 'amount' | 'currency' | 'order_desc'>,
     CustomerFields,
     CardFields {
+  currency?: CurrencyCode;
   order_desc?: string;
 }
 
@@ -74,6 +78,8 @@ export interface AccountVerificationFormRequest
   extends RequestBase,
     Omit<OrderFields, 'amount' | 'currency' | 'order_desc'>,
     Partial<CustomerFields> {
+  /** Required by the gateway; optional in the type while callers pass it through `extra`. */
+  currency?: CurrencyCode;
   order_desc?: string;
   email: string;
 }

@@ -10,15 +10,17 @@ export interface CreateRecurringPaymentRequest extends RequestBase {
   /** e.g. day, week, month. */
   period: string;
   interval: WireValue;
-  amount?: DecimalAmount;
-  currency?: CurrencyCode;
+  amount: DecimalAmount;
+  currency: CurrencyCode;
   'start-date'?: string;
   'max-repeats-number'?: WireValue;
   'first-name'?: string;
   'last-name'?: string;
-  email?: string;
+  email: string;
   phone?: string;
   comment?: string;
+  /** Where each charge's callback goes; optional while callers pass it through `extra`. */
+  server_callback_url?: string;
 }
 
 /** v2 payout, HMAC-SHA1 signed. */
@@ -107,4 +109,6 @@ export interface TransferByRefRequest extends RequestBase {
   currency: CurrencyCode;
   order_desc: string;
   'destination-card-no'?: string;
+  /** The source card reference; optional while callers pass it through `extra`. */
+  cardrefid?: string;
 }
