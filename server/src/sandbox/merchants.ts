@@ -1,9 +1,11 @@
 /**
  * The merchant endpoints the sandbox knows, and the dev merchant made when none is configured:
  * endpoint 1111 (group 2222), a fixed login and control key, and an RSA key pair kept in the data
- * folder (or a private temporary folder) so the backend can sign v4 calls with the private key.
+ * folder (or one private temporary folder per process) so the backend can sign v4 calls with
+ * the private key.
  */
 import { generateKeyPair, type KeyObject } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,13 +92,50 @@ export async function loadMerchants(configured: readonly MerchantOptions[]): Pro
 
 const generateRsa = promisify(generateKeyPair);
 
+interface KeyFiles {
+  privateKeyFile: string;
+  publicKeyFile: string;
+  publicKeyPem: string;
+}
+
+/**
+ * Without a data folder the key pair lives in one temporary folder per process: generating an
+ * RSA-2048 pair takes a noticeable time, and a folder per start would be left behind by every
+ * test run. Kept as a promise so concurrent starts share one generation.
+ */
+let temporaryKeys: Promise<KeyFiles> | undefined;
+
 /** The dev merchant; its key pair is reused from `dataDir` when present there. */
 export async function devMerchant(
   dataDir: string | undefined,
 ): Promise<{ merchant: Merchant; credentials: DevCredentials }> {
-  const folder = dataDir
-    ? join(dataDir, 'sandbox-dev-merchant')
-    : await mkdtemp(join(tmpdir(), 'sandbox-dev-merchant-'));
+  let keys: Promise<KeyFiles>;
+  if (dataDir) {
+    keys = keyFilesIn(join(dataDir, 'sandbox-dev-merchant'));
+  } else {
+    temporaryKeys ??= temporaryKeyFiles();
+    keys = temporaryKeys;
+  }
+  const files = await keys;
+  const merchant: Merchant = { ...DEV_MERCHANT, publicKey: loadRsaPublicKey(files.publicKeyPem) };
+  return { merchant, credentials: { ...DEV_MERCHANT, ...files } };
+}
+
+async function temporaryKeyFiles(): Promise<KeyFiles> {
+  try {
+    const folder = await mkdtemp(join(tmpdir(), 'sandbox-dev-merchant-'));
+    // The keys outlive every sandbox of the process (they share them), not the process.
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    return await keyFilesIn(folder);
+  } catch (error) {
+    // Not cached: the next start tries again.
+    temporaryKeys = undefined;
+    throw error;
+  }
+}
+
+/** Reads the key pair kept in `folder`, or generates and writes one there. */
+async function keyFilesIn(folder: string): Promise<KeyFiles> {
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const privateKeyFile = join(folder, 'private-key.pem');
   const publicKeyFile = join(folder, 'public-key.pem');
@@ -114,9 +153,5 @@ export async function devMerchant(
     await writeFile(publicKeyFile, pair.publicKey, { mode: 0o644 });
     publicKeyPem = pair.publicKey;
   }
-  const merchant: Merchant = { ...DEV_MERCHANT, publicKey: loadRsaPublicKey(publicKeyPem) };
-  return {
-    merchant,
-    credentials: { ...DEV_MERCHANT, privateKeyFile, publicKeyFile, publicKeyPem },
-  };
+  return { privateKeyFile, publicKeyFile, publicKeyPem };
 }

@@ -11,6 +11,7 @@ import {
   SandboxConfigError,
   sandboxOptionsFromEnv,
 } from '../../../server/src/sandbox/index.js';
+import { devMerchant } from '../../../server/src/sandbox/merchants.js';
 import { computeControl } from '../../../server/src/signing/index.js';
 import { saleRequest } from './helpers.js';
 
@@ -96,6 +97,14 @@ describe('configured merchants', () => {
     } finally {
       await sb.close();
     }
+  });
+
+  test('without a data folder, every start of the process shares one generated key pair', async () => {
+    const [first, second] = await Promise.all([devMerchant(undefined), devMerchant(undefined)]);
+    const third = await devMerchant(undefined);
+    assert.equal(second.credentials.privateKeyFile, first.credentials.privateKeyFile);
+    assert.equal(third.credentials.privateKeyFile, first.credentials.privateKeyFile);
+    assert.equal(third.credentials.publicKeyPem, first.credentials.publicKeyPem);
   });
 
   test('a restarted sandbox remembers its transactions (data folder)', async () => {
