@@ -16,10 +16,6 @@ import {
   historyCount,
   merchant,
   type Pair,
-  parseForm,
-  postForm,
-  returnMessage,
-  runMethod,
   Shopper,
   sandboxTransactions,
   startPair,
@@ -152,52 +148,6 @@ describe('fault proofs', () => {
       assert.equal(final.order.status, status, scenario);
       await settled(session.orderId, status);
     }
-  });
-
-  it('the 3DS uploads dropped after they were committed: the order still ends right, once', async () => {
-    faults.inject('upload-method-url-result', 'drop');
-    const session = await createSession(pair.be.url);
-    const shopper = new Shopper(pair.be.url, session.token);
-    let action = await shopper.until(await shopper.pay(card('3ds2-challenge')));
-    assert.equal(action.action, 'method');
-    if (action.action === 'method' && action.methodUrl && action.methodData) {
-      await runMethod(action.methodUrl, action.methodData);
-    }
-    // The upload's answer is lost: the widget is told to wait, and following the order asks the
-    // gateway's status, which names the challenge.
-    const lost = await shopper.call('POST', '/method-result', {
-      threeDSCompInd: 'Y',
-      browser: BROWSER,
-    });
-    assert.equal(lost.status, 200, JSON.stringify(lost.body));
-    action = await shopper.until(lost.body);
-    assert.equal(action.action, 'challenge', JSON.stringify(action));
-    if (action.action !== 'challenge') return;
-
-    faults.inject('upload-cres-result', 'drop');
-    const page = await postForm(action.acsUrl, { creq: action.creq });
-    const otpForm = parseForm(page.html, action.acsUrl);
-    assert.ok(otpForm);
-    const done = await postForm(otpForm.action, {
-      ...otpForm.fields,
-      otp: card('3ds2-challenge').otp ?? '',
-      action: 'submit',
-    });
-    const back = parseForm(done.html, otpForm.action);
-    assert.ok(back);
-    const ours = await postForm(back.action, back.fields);
-    // The return page still answers, so the widget gets its message and follows the order.
-    assert.equal(ours.status, 200, ours.html.slice(0, 300));
-    assert.equal(returnMessage(ours.html).message.type, 'challenge-complete');
-    const final = await shopper.until(await shopper.next(2));
-    assert.equal(final.action, 'final');
-    assert.equal(final.order.status, 'approved');
-    await settled(session.orderId, 'approved');
-    // Each upload reached the gateway once: the status showed it arrived, so none was resent.
-    const order = await pair.store.orders.getByClientOrderId(session.orderId);
-    assert.ok(order);
-    assert.equal(await historyCount(pair.be, order.id, 'upload-method-url-result'), 1);
-    assert.equal(await historyCount(pair.be, order.id, 'upload-cres-result'), 1);
   });
 
   it('duplicate and out-of-order callbacks: each event applied once, the final status stays', async () => {
