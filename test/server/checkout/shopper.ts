@@ -3,30 +3,11 @@
  * sandbox's ACS pages by following their forms, posting to our return pages as the ACS would.
  */
 import assert from 'node:assert/strict';
-import type { BrowserInfo, NextAction, ReturnMessage } from '../../../widget/src/api-types.js';
+import type { NextAction, ReturnMessage } from '../../../widget/src/api-types.js';
+import { BROWSER, CUSTOMER } from './fixtures.js';
 import { MERCHANT_API_KEY, MERCHANT_ORIGIN } from './harness.js';
 
-export const BROWSER: BrowserInfo = {
-  colorDepth: 24,
-  javaEnabled: false,
-  javascriptEnabled: true,
-  language: 'en-GB',
-  screenHeight: 900,
-  screenWidth: 1440,
-  timezoneOffset: -60,
-  challengeWindowSize: '03',
-};
-
-export const CUSTOMER = {
-  email: 'john.smith@example.com',
-  firstName: 'John',
-  lastName: 'Smith',
-  address1: '1 Main Street',
-  city: 'London',
-  zipCode: 'N1 9GU',
-  country: 'GB',
-  phone: '+441234567890',
-};
+export { BROWSER, CUSTOMER };
 
 let counter = 0;
 export function uniqueOrderId(prefix = 'ord'): string {

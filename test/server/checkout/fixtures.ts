@@ -1,0 +1,27 @@
+/**
+ * The browser fields and the customer every scripted shopper uses. No imports of running code, so
+ * the benchmark's client process can use them without loading the servers.
+ */
+import type { BrowserInfo } from '../../../widget/src/api-types.js';
+
+export const BROWSER: BrowserInfo = {
+  colorDepth: 24,
+  javaEnabled: false,
+  javascriptEnabled: true,
+  language: 'en-GB',
+  screenHeight: 900,
+  screenWidth: 1440,
+  timezoneOffset: -60,
+  challengeWindowSize: '03',
+};
+
+export const CUSTOMER = {
+  email: 'john.smith@example.com',
+  firstName: 'John',
+  lastName: 'Smith',
+  address1: '1 Main Street',
+  city: 'London',
+  zipCode: 'N1 9GU',
+  country: 'GB',
+  phone: '+441234567890',
+};
