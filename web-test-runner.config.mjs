@@ -2,6 +2,7 @@
 // esbuild, and fake ACS / return pages served by the test server itself.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/chromium.mjs';
 import { fakePages } from './test/widget/helpers/fake-pages.mjs';
 
 export default {
@@ -18,18 +19,9 @@ export default {
   browsers: [
     chromeLauncher({
       launchOptions: {
-        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        executablePath: CHROMIUM_PATH,
         headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-        ],
+        args: CHROMIUM_ARGS,
       },
     }),
   ],

@@ -4,22 +4,10 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { type Browser, chromium, type Page } from 'playwright-core';
-
-/** Flags that keep Chromium quiet and working as root on a closed network. */
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../chromium.mjs';
 
 export async function launchBrowser(): Promise<Browser> {
-  const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-  return chromium.launch({ executablePath, headless: true, args: ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
 export const DESKTOP = { width: 1280, height: 900 };
