@@ -9,6 +9,7 @@ import { refused } from '../http/errors.js';
 import { amountMinor, RULES } from '../http/fields.js';
 import type { Call, OperationDef } from '../http/operation.js';
 import { type PayBody, serialNumber } from '../http/respond.js';
+import type { CardInfo } from '../model.js';
 import type { CardRef } from '../store.js';
 import {
   asyncResponse,
@@ -87,6 +88,18 @@ function createCardRef(version: 'v2' | 'v4'): OperationDef {
   };
 }
 
+/** The card behind a reference, as a transaction records it. */
+export function cardOf(ref: CardRef): CardInfo {
+  return {
+    bin: ref.bin,
+    lastFour: ref.lastFour,
+    brand: ref.brand,
+    holder: ref.holder,
+    expMonth: ref.expMonth,
+    expYear: ref.expYear,
+  };
+}
+
 export function cardInfoBody(ref: CardRef): PayBody {
   return {
     type: 'card-info-response',
@@ -141,14 +154,7 @@ const makeRebill: OperationDef = {
       amountMinor: minor,
       currency,
       scenario: ref.scenario,
-      card: {
-        bin: ref.bin,
-        lastFour: ref.lastFour,
-        brand: ref.brand,
-        holder: ref.holder,
-        expMonth: ref.expMonth,
-        expYear: ref.expYear,
-      },
+      card: cardOf(ref),
       extra: { cardRefId: ref.id },
       ...extras,
     });

@@ -12,7 +12,7 @@ import { amountMinor, RULES, textRule } from '../http/fields.js';
 import type { OperationDef } from '../http/operation.js';
 import { serialNumber } from '../http/respond.js';
 import type { RecurringPayment } from '../store.js';
-import { CARD_REF_NAMES, ownCardRef } from './card-refs.js';
+import { CARD_REF_NAMES, cardOf, ownCardRef } from './card-refs.js';
 import { createTransaction, readCurrency } from './common.js';
 
 const DAY_MS = 86_400_000;
@@ -120,14 +120,7 @@ export function registerRecurringJobs(sandbox: Sandbox): void {
       amountMinor: rp.amountMinor,
       currency: rp.currency,
       scenario: ref.scenario,
-      card: {
-        bin: ref.bin,
-        lastFour: ref.lastFour,
-        brand: ref.brand,
-        holder: ref.holder,
-        expMonth: ref.expMonth,
-        expYear: ref.expYear,
-      },
+      card: cardOf(ref),
       email: rp.email,
       ...(rp.callbackUrl ? { callbackUrl: rp.callbackUrl } : {}),
       extra: { recurringPaymentId: rp.id, cardRefId: ref.id },

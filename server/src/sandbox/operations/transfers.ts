@@ -11,8 +11,9 @@ import { invalidField } from '../http/errors.js';
 import { amountMinor, RULES } from '../http/fields.js';
 import type { Call, OperationDef } from '../http/operation.js';
 import { serialNumber } from '../http/respond.js';
+import type { CardInfo } from '../model.js';
 import { outcomeOf } from '../scenarios.js';
-import { CARD_REF_NAMES, ownCardRef } from './card-refs.js';
+import { CARD_REF_NAMES, cardOf, ownCardRef } from './card-refs.js';
 import {
   asyncResponse,
   CLIENT_ORDER_ID,
@@ -46,21 +47,14 @@ async function transfer(call: Call, byRef: boolean) {
   }
   if (destinationRef) await ownCardRef(call, sandbox.store.db, destinationRef);
   let scenario = 'approved';
-  let card: ReturnType<typeof readCard>['info'] | undefined;
+  let card: CardInfo | undefined;
   const sourceRefId = byRef
     ? fields.optionalAlias(CARD_REF_NAMES, RULES.id)
     : fields.optional('card_recurring_payment_id', RULES.id);
   if (sourceRefId) {
     const ref = await ownCardRef(call, sandbox.store.db, sourceRefId);
     scenario = ref.scenario;
-    card = {
-      bin: ref.bin,
-      lastFour: ref.lastFour,
-      brand: ref.brand,
-      holder: ref.holder,
-      expMonth: ref.expMonth,
-      expYear: ref.expYear,
-    };
+    card = cardOf(ref);
   } else if (!byRef) {
     const source = readCard(fields, { cvvRequired: true });
     scenario = cardScenario(source, sandbox.clock.now());
