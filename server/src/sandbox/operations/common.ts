@@ -16,7 +16,7 @@ import { invalidField, refused } from '../http/errors.js';
 import { type Fields, fourDigitYear, RULES, twoDigitMonth } from '../http/fields.js';
 import type { Call } from '../http/operation.js';
 import { type PayBody, serialNumber } from '../http/respond.js';
-import type { CardInfo, Phase, Transaction, TxKind } from '../model.js';
+import type { CardInfo, Operation, Phase, Transaction, TxKind, TxStatus } from '../model.js';
 import { scenarioFor } from '../scenarios.js';
 
 export const CLIENT_ORDER_ID = ['client_orderid', 'client-order-id'] as const;
@@ -49,7 +49,7 @@ export function readCard(fields: Fields, opts: { cvvRequired: boolean; pan?: str
   };
 }
 
-export function cardInfo(pan: string, holder: string, expMonth: string, expYear: string) {
+export function cardInfo(pan: string, holder: string, expMonth: string, expYear: string): CardInfo {
   return {
     bin: pan.slice(0, 6),
     lastFour: pan.slice(-4),
@@ -77,6 +77,9 @@ export interface NewTransaction {
   currency: string;
   scenario: string;
   phase?: Phase;
+  /** Default `processing`; a synchronous operation (payout-check) is stored already settled. */
+  status?: TxStatus;
+  operations?: Operation[];
   card?: CardInfo;
   email?: string;
   redirectUrl?: string;
@@ -112,17 +115,17 @@ export async function createTransaction(
       );
     }
     const now = sandbox.clock.now();
-    const { phase = 'authorizing', ...rest } = input;
+    const { phase = 'authorizing', status = 'processing', operations = [], ...rest } = input;
     const tx: Transaction = {
       ...rest,
       orderid: await sandbox.store.nextOrderId(ctx.q),
       endpointId,
-      status: 'processing',
+      status,
       phase,
       hold: 'none',
       settledMinor: 0,
       returnedMinor: 0,
-      operations: [],
+      operations,
       fingerprint,
       createdAt: now,
       updatedAt: now,
