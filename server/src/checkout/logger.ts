@@ -1,68 +1,36 @@
 /**
- * Structured JSON logs (pino). Redaction is the logger's job, not each call site's: pino's own
- * `redact` paths remove the well-known places (headers, card objects, gateway form fields), and a
- * `log` formatter walks every record once more, censoring secret-named keys at any depth and any
- * run of 13-19 digits that could be a card number, wherever it hides (messages, errors, URLs).
+ * Structured JSON logs (pino). Redaction is the logger's job, not each call site's: a `log`
+ * formatter walks every record, censoring secret-named keys at any depth (so no list of pino
+ * `redact` paths is needed) and any run of 13-19 digits that could be a card number, wherever it
+ * hides (messages, errors, URLs).
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config.js';
+import { isSensitiveFieldName, PAN_LIKE } from '../sensitive-fields.js';
 
 export type { Logger } from 'pino';
 
 const CENSOR = '[redacted]';
 
-/** Keys whose values are secret or card data whatever object they sit in (compared lowercased). */
-const SECRET_KEYS = new Set([
-  'authorization',
+/**
+ * Keys censored in logs besides the shared card-data and secret names: cookies, whole card objects
+ * and their parts as the widget names them, and 3-D Secure messages (compared lowercased).
+ */
+const LOG_ONLY_KEYS = new Set([
   'cookie',
   'set-cookie',
   'card',
   'number',
-  'pan',
-  'cvc',
-  'cvv',
-  'cvv2',
-  'expmonth',
-  'expyear',
-  'expire_month',
-  'expire_year',
-  'credit_card_number',
-  'card_printed_name',
   'holder',
-  'token',
-  'password',
-  'secret',
-  'control',
-  'controlkey',
-  'merchantcontrolkey',
-  'merchant_control',
-  'jwtsecret',
-  'merchantapikey',
-  'apikey',
-  'privatekey',
-  'oauth_signature',
   'pares',
   'cres',
   'creq',
   'pareq',
 ]);
 
-/** pino's fast path for the usual spots; the formatter below catches the rest. */
-const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'body.card',
-  'req.body.card',
-  'card',
-  'request.credit_card_number',
-  'request.cvv2',
-  'config.merchantApiKey',
-  'config.jwtSecret',
-];
-
-/** Card-number-like digit runs (optionally spaced or dashed), e.g. "4111 1111 1111 1111". */
-const PAN_LIKE = /\b\d(?:[ -]?\d){12,18}\b/g;
+function isSecretKey(key: string): boolean {
+  return LOG_ONLY_KEYS.has(key.toLowerCase()) || isSensitiveFieldName(key);
+}
 
 export function scrubText(text: string): string {
   return text.replace(PAN_LIKE, CENSOR);
@@ -77,7 +45,7 @@ export function scrub(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_KEYS.has(key.toLowerCase()) ? CENSOR : scrub(item, depth + 1);
+    out[key] = isSecretKey(key) ? CENSOR : scrub(item, depth + 1);
   }
   return out;
 }
@@ -108,7 +76,6 @@ export function createLogger(options: LoggerOptions): Logger {
     {
       level: options.level,
       base: { service: 'pay-checkout' },
-      redact: { paths: REDACT_PATHS, censor: CENSOR },
       serializers: { err: serializeError, error: serializeError },
       formatters: {
         log: (record) => scrub(record) as Record<string, unknown>,

@@ -3,22 +3,14 @@
  * fields given to `onExchange`, and the gateway texts copied into errors and exchange records
  * (a gateway may echo a field in an error message).
  */
+import { isSensitiveFieldName, PAN_LIKE } from '../sensitive-fields.js';
 import type { Param } from '../signing/index.js';
 
 /**
- * Field names whose values never leave the client: card number (ours and destination cards),
- * CVV, expiry, the control value and OAuth signature, and anything named like a key or secret.
- * Matched on a normalised name (lowercase, `-` as `_`).
+ * Field names whose values never leave the client: card data, the control value, OAuth signature
+ * and anything named like a key or secret (the one list shared with the store and the logger).
  */
-const SENSITIVE_NAME =
-  /(^|_)(credit_card_number|card_number|card_no|destination_card_no|pan|cvv2?|cvc2?|expire_month|expire_year|exp_month|exp_year|expiry|control|merchant_control|oauth_signature|private_key|secret|password)$/;
-
-export function isSensitiveField(name: string): boolean {
-  return SENSITIVE_NAME.test(name.toLowerCase().replaceAll('-', '_'));
-}
-
-/** 13 to 19 digits, optionally split by spaces or dashes: anything that may be a card number. */
-const PAN_LIKE = /\b\d(?:[ -]?\d){12,18}\b/g;
+export const isSensitiveField = isSensitiveFieldName;
 
 /** Request fields without the sensitive ones, and without any value that looks like a PAN. */
 export function sanitizeFields(

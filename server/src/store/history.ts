@@ -5,7 +5,7 @@
  */
 import { PayCheckoutError } from '../errors.js';
 import type { JsonObject } from './orders.js';
-import { sanitizeFields, sanitizeRecord } from './sanitize.js';
+import { maskCardNumbers, sanitizeFields, sanitizeRecord } from './sanitize.js';
 import { type Executor, json, toDate, toInt, toIntOrNull, toStringOrNull } from './sql.js';
 
 export interface GatewayExchange {
@@ -78,7 +78,8 @@ export function createHistoryRepository(q: Executor) {
             ? null
             : Math.round(exchange.durationMs),
           exchange.requestId ?? null,
-          exchange.error ?? null,
+          // An error text may quote the gateway, which may echo a card number.
+          exchange.error ? maskCardNumbers(exchange.error) : null,
         ],
       );
       if (!rows[0]) throw new PayCheckoutError('store-insert', 'History insert returned no row');

@@ -4,57 +4,25 @@
  *
  * Two layers: fields are dropped by name (card number, CVV, expiry, holder name, signatures,
  * anything named like a key, secret or password, in any spelling: `cvv2`, `credit-card-number`,
- * `CardNumber`...), and any remaining value holding a 13-19 digit run that passes Luhn is masked
+ * `CardNumber`...; the one list in server/src/sensitive-fields.ts), and any remaining value holding a 13-19 digit run (spaced or dashed too) that passes Luhn is masked
  * to first six / last four, in case a PAN hides in a field we did not foresee.
  */
 import { luhnValid } from '../card-number.js';
+import { isSensitiveFieldName, PAN_LIKE } from '../sensitive-fields.js';
 
-/** Names compared after lower-casing and removing `-`, `_` and spaces. */
-const DROPPED_NAMES = new Set([
-  'creditcardnumber',
-  'cardnumber',
-  'cardno',
-  'destinationcardno',
-  'pan',
-  'cvv',
-  'cvv2',
-  'cvc',
-  'cvc2',
-  'securitycode',
-  'expiremonth',
-  'expireyear',
-  'expmonth',
-  'expyear',
-  'expiry',
-  'expirydate',
-  'cardprintedname',
-  'cardholder',
-  'cardholdername',
-  'control',
-  'oauthsignature',
-  'signature',
-  'authorization',
-  'track1',
-  'track2',
-]);
+export { isSensitiveFieldName };
 
-/** Substrings that mark a secret wherever they appear in a name. */
-const DROPPED_PARTS = ['key', 'secret', 'password', 'passwd', 'token'];
-
-function normalise(name: string): string {
-  return name.toLowerCase().replace(/[-_\s]/g, '');
-}
-
-export function isSensitiveFieldName(name: string): boolean {
-  const n = normalise(name);
-  return DROPPED_NAMES.has(n) || DROPPED_PARTS.some((part) => n.includes(part));
-}
-
-/** Masks every Luhn-valid 13-19 digit run in `text` to first six + stars + last four. */
+/**
+ * Masks every Luhn-valid card-number-like run in `text` (separators dropped) to first six +
+ * stars + last four.
+ */
 export function maskCardNumbers(text: string): string {
-  return text.replace(/(?<![0-9])[0-9]{13,19}(?![0-9])/g, (run) =>
-    luhnValid(run) ? `${run.slice(0, 6)}${'*'.repeat(run.length - 10)}${run.slice(-4)}` : run,
-  );
+  return text.replace(PAN_LIKE, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    return luhnValid(digits)
+      ? `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`
+      : run;
+  });
 }
 
 /**

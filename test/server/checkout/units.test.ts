@@ -147,7 +147,25 @@ describe('logger redaction', () => {
     );
     logger.error({ err: new Error('declined card 4111-1111-1111-1111') }, 'failed');
     logger.warn({ error: 'HTTP 503' }, 'plain value');
+    // The places pino `redact` paths used to cover: the formatter alone must catch them.
+    logger.info(
+      {
+        config: { merchantApiKey: 'mk_live_x', jwtSecret: 'jw_live_x' },
+        req: { headers: { cookie: 'sid=ck_live_x' } },
+        headers: { authorization: 'Bearer hd_live_x' },
+        request: {
+          credit_card_number: '5555555555554444',
+          cvv2: '737',
+          ref: 'card_4000000000000002',
+        },
+      },
+      'paths',
+    );
     const text = lines.join('');
+    for (const secret of ['mk_live_x', 'jw_live_x', 'ck_live_x', 'hd_live_x', '5555555555554444']) {
+      assert.ok(!text.includes(secret), secret);
+    }
+    assert.ok(!text.includes('4000000000000002'));
     assert.ok(!text.includes('4111111111111111'));
     assert.ok(!text.includes('4111 1111 1111 1111'));
     assert.ok(!text.includes('4111-1111-1111-1111'));

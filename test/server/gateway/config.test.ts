@@ -99,7 +99,6 @@ describe('sanitizeFields', () => {
       {
         client_orderid: 'A1',
         order_desc: 'card [redacted] please',
-        card_printed_name: 'Zoë',
         amount: '10.42',
       },
     );

@@ -12,6 +12,8 @@ import {
   type GatewayClientConfig,
   GatewayError,
   type GatewayExchange,
+  redactText,
+  sanitizeFields,
 } from '../../../server/src/gateway/index.js';
 import {
   CARD,
@@ -147,7 +149,9 @@ describe('no secrets in errors or exchange records', () => {
     assert.equal(exchange?.httpStatus, 200);
     assert.equal(exchange?.response?.orderId, '77');
     assert.equal(typeof exchange?.durationMs, 'number');
-    const { credit_card_number, cvv2, expire_month, expire_year, ...kept } = SALE;
+    // The holder's name is card data too (the list shared with the store and the logger).
+    const { credit_card_number, cvv2, expire_month, expire_year, card_printed_name, ...kept } =
+      SALE;
     assert.deepEqual(exchange?.requestFields, kept);
     assertClean('exchange', JSON.stringify(exchange));
   });
@@ -163,5 +167,24 @@ describe('no secrets in errors or exchange records', () => {
     );
     const result = await client.sale(SALE);
     assert.equal(result.type, 'async-response');
+  });
+});
+
+describe('sanitizeFields and redactText: PANs glued to other characters', () => {
+  test('a card number after a letter or underscore is still redacted', () => {
+    assert.deepEqual(
+      sanitizeFields({ order_desc: 'card_4000000000000002 and x4000000000000002' }),
+      { order_desc: 'card_[redacted] and x[redacted]' },
+    );
+    assert.equal(redactText('ref4000000000000002: refused', []), 'ref[redacted]: refused');
+    // A longer digit run is not a card number, and is not cut into one.
+    assert.equal(redactText('id 41111111111111110000000', []), 'id 41111111111111110000000');
+  });
+
+  test('the card holder name and other shared sensitive names are dropped', () => {
+    assert.deepEqual(
+      sanitizeFields({ card_printed_name: 'Zoë', ssn: '123', jwt_secret: 's', amount: '1.00' }),
+      { amount: '1.00' },
+    );
   });
 });

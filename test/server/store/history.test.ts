@@ -87,6 +87,15 @@ for (const engine of engines()) {
       assert.deepEqual(await store.history.forOperation('op-1'), [entry]);
     });
 
+    test('append masks a card number quoted in the error text', async () => {
+      const entry = await store.history.append({
+        operation: 'SALE',
+        request: { orderid: '78' },
+        error: 'gateway-validation: card_4000000000000002 is blocked',
+      });
+      assert.equal(entry.error, 'gateway-validation: card_400000******0002 is blocked');
+    });
+
     test('history is append-only: updates and deletes are refused by the database', async () => {
       const entry = await store.history.append({ operation: 'STATUS', request: { orderid: '1' } });
       await assert.rejects(

@@ -24,6 +24,15 @@ describe('sanitize', () => {
       'apiKey',
       'client_secret',
       'password',
+      // Names the logger's and the gateway client's own lists used to miss.
+      'jwt_secret',
+      'merchant_api_key',
+      'private_key',
+      'privateKeyPem',
+      'merchant_control',
+      'ssn',
+      'destination_card_number',
+      'card_pan',
     ]) {
       assert.equal(isSensitiveFieldName(name), true, name);
     }
@@ -34,6 +43,8 @@ describe('sanitize', () => {
       'last-four-digits',
       'bin',
       'status',
+      'japan',
+      'timespan',
     ]) {
       assert.equal(isSensitiveFieldName(name), false, name);
     }
@@ -46,6 +57,13 @@ describe('sanitize', () => {
     assert.equal(maskCardNumbers('4111111111111112'), '4111111111111112');
     assert.equal(maskCardNumbers('123456789012'), '123456789012');
     assert.equal(maskCardNumbers('41111111111111110000000'), '41111111111111110000000');
+  });
+
+  test('masks a card number glued to letters or split by spaces or dashes', () => {
+    assert.equal(maskCardNumbers('card_4000000000000002'), 'card_400000******0002');
+    assert.equal(maskCardNumbers('x4000000000000002y'), 'x400000******0002y');
+    assert.equal(maskCardNumbers('pan 4111 1111 1111 1111.'), 'pan 411111******1111.');
+    assert.equal(maskCardNumbers('4111-1111-1111-1111'), '411111******1111');
   });
 
   test('sanitizeFields recurses through objects and arrays and returns a copy', () => {

@@ -1,0 +1,66 @@
+/**
+ * What counts as card data or a secret, for everything that scrubs: the gateway client's exchange
+ * records, the store's writers and the logger. One list, so the three cannot drift apart. A leaf
+ * module (imports nothing) so the gateway can use it without reaching into the store or checkout.
+ */
+
+/** Names compared after lower-casing and removing `-`, `_` and spaces. */
+const SENSITIVE_NAMES = new Set([
+  'creditcardnumber',
+  'cardnumber',
+  'cardno',
+  'destinationcardno',
+  'pan',
+  'cvv',
+  'cvv2',
+  'cvc',
+  'cvc2',
+  'securitycode',
+  'expiremonth',
+  'expireyear',
+  'expmonth',
+  'expyear',
+  'expiry',
+  'expirydate',
+  'cardprintedname',
+  'cardholder',
+  'cardholdername',
+  'ssn',
+  'control',
+  'merchantcontrol',
+  'oauthsignature',
+  'signature',
+  'authorization',
+  'track1',
+  'track2',
+]);
+
+/** Substrings that mark a secret wherever they appear in a name (`merchant_control_key`...). */
+const SENSITIVE_PARTS = ['key', 'secret', 'password', 'passwd', 'token'];
+
+/**
+ * Endings that mark card data under a prefix (`destination_card_number`, `dest_cvv2`); `pan` only
+ * as a whole word, so `japan` or `timespan` stay.
+ */
+const SENSITIVE_ENDINGS = /(cardnumber|cardno|cvv2?|cvc2?)$|(^|[-_\s])pan$/;
+
+function normalise(name: string): string {
+  return name.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+export function isSensitiveFieldName(name: string): boolean {
+  const n = normalise(name);
+  return (
+    SENSITIVE_NAMES.has(n) ||
+    SENSITIVE_PARTS.some((part) => n.includes(part)) ||
+    SENSITIVE_ENDINGS.test(name.toLowerCase()) ||
+    SENSITIVE_ENDINGS.test(n)
+  );
+}
+
+/**
+ * 13 to 19 digits, optionally split by single spaces or dashes: anything that may be a card
+ * number. Bounded by "no digit" rather than `\b`, so a PAN glued to letters or `_`
+ * (`card_4000000000000002`) is still found, while a longer digit run is not cut into one.
+ */
+export const PAN_LIKE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
