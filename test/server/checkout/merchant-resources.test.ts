@@ -260,6 +260,26 @@ describe('merchant API: card refs, rebills, recurring, payouts, transfers, verif
     });
   }
 
+  it('a hosted form names its currency, the account verification too (no silent EUR)', async () => {
+    const res = await merchant(be.url, 'POST', '/v1/hosted-forms', {
+      kind: 'account-verification',
+      orderId: uniqueOrderId('hf'),
+      customer: CUSTOMER,
+      returnUrl: 'https://shop.example/back',
+    });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.error.field, 'currency');
+    const noAmount = await merchant(be.url, 'POST', '/v1/hosted-forms', {
+      kind: 'sale',
+      orderId: uniqueOrderId('hf'),
+      currency: 'USD',
+      customer: CUSTOMER,
+      returnUrl: 'https://shop.example/back',
+    });
+    assert.equal(noAmount.status, 400);
+    assert.equal(noAmount.body.error.field, 'amount');
+  });
+
   it('refreshes a pending order from the gateway on demand', async () => {
     const res = await merchant(be.url, 'POST', `/v1/orders/${paidOrderId}/refresh`, {});
     assert.equal(res.status, 200);

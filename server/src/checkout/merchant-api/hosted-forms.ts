@@ -30,13 +30,12 @@ export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
     },
     async ({ body }, req, res) => {
       const c = body.customer;
-      const money =
-        body.amount && body.currency
-          ? {
-              amount: fromMinorUnits(toMinorUnits(body.amount, body.currency), body.currency),
-              currency: body.currency,
-            }
-          : undefined;
+      const money = body.amount
+        ? {
+            amount: fromMinorUnits(toMinorUnits(body.amount, body.currency), body.currency),
+            currency: body.currency,
+          }
+        : undefined;
       const common = {
         client_orderid: body.orderId,
         redirect_url: body.returnUrl,
@@ -86,7 +85,7 @@ export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
               return ctx.gateway.accountVerificationForm({
                 ...common,
                 order_desc,
-                extra: { currency: body.currency ?? 'EUR' },
+                currency: body.currency,
               });
             case 'payout':
               return ctx.gateway.payoutForm({

@@ -47,7 +47,7 @@ export function recurringRoutes(ctx: Context, routes: RouteTable): void {
             ...(body.customer?.firstName ? { 'first-name': body.customer.firstName } : {}),
             ...(body.customer?.lastName ? { 'last-name': body.customer.lastName } : {}),
             ...(body.description ? { comment: body.description } : {}),
-            extra: { server_callback_url: callbackUrl(ctx) },
+            server_callback_url: callbackUrl(ctx),
           }),
         { follow: false },
       );

@@ -323,7 +323,9 @@ export const CreateHostedFormBody = z
     kind: HostedFormKind,
     orderId: MerchantOrderId,
     amount: Amount.optional(),
-    currency: Currency.optional(),
+    // Every form names its currency, the zero-amount verification too: the gateway checks the
+    // card in it, and a silent default would verify a USD merchant's card in EUR.
+    currency: Currency,
     description: z.string().max(2000).optional(),
     customer: Customer.partial().extend({ email: z.email() }),
     returnUrl: HttpsOrLocalUrl,
@@ -331,12 +333,8 @@ export const CreateHostedFormBody = z
   .strict()
   .superRefine(amountFitsCurrency)
   .superRefine((v, ctx) => {
-    if (v.kind !== 'account-verification' && (!v.amount || !v.currency)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [v.amount ? 'currency' : 'amount'],
-        message: 'is required for this form',
-      });
+    if (v.kind !== 'account-verification' && !v.amount) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is required for this form' });
     }
   });
 

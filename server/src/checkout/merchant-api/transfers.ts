@@ -38,7 +38,7 @@ export function transferRoutes(ctx: Context, routes: RouteTable): void {
             currency: body.currency,
             order_desc: body.description,
             'destination-card-no': body.destinationCardNumber,
-            extra: { cardrefid: body.sourceCardRefId },
+            cardrefid: body.sourceCardRefId,
           }),
       );
       res.status(answerStatus(op)).json(operationView(op));

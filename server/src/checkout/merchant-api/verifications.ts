@@ -49,7 +49,7 @@ export function verificationRoutes(ctx: Context, routes: RouteTable): void {
             expire_month: body.card.expMonth,
             expire_year: body.card.expYear,
             cvv2: body.card.cvc,
-            extra: { currency: body.currency },
+            currency: body.currency,
           }),
       );
       res.status(answerStatus(op)).json(operationView(op));
