@@ -12,7 +12,7 @@ import {
   sandboxOptionsFromEnv,
 } from '../../../server/src/sandbox/index.js';
 import { devMerchant } from '../../../server/src/sandbox/merchants.js';
-import { computeControl } from '../../../server/src/signing/index.js';
+import { computeControl, createOAuthSigner } from '../../../server/src/signing/index.js';
 import { saleRequest } from './helpers.js';
 
 describe('sandboxOptionsFromEnv', () => {
@@ -51,7 +51,7 @@ describe('sandboxOptionsFromEnv', () => {
 });
 
 describe('configured merchants', () => {
-  const { publicKey } = generateKeyPairSync('rsa', {
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
     modulusLength: 2048,
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
@@ -94,6 +94,40 @@ describe('configured merchants', () => {
       assert.equal(info.status, 400);
       assert.match(JSON.parse(info.text)['error-message'], /^cardrefid:/);
       assert.equal((await request(sb.app).post('/sandbox/reset')).status, 404);
+    } finally {
+      await sb.close();
+    }
+  });
+
+  test('an RSA call for a merchant with no public key is refused as such', async () => {
+    const sb = await createSandboxApp({ merchants, processingDelayMs: 5 });
+    try {
+      // Signed by merchant b with some key: b registered none, so no signature can be checked.
+      const signer = createOAuthSigner({
+        method: 'RSA-SHA256',
+        consumerKey: 'b',
+        privateKeyPem: privateKey,
+      });
+      const params: [string, string][] = [
+        ['client-order-id', 'no-key-1'],
+        ['amount', '12.00'],
+        ['currency', 'EUR'],
+        ['account_number', 'GB29NWBK60161331926819'],
+        ['bank_name', 'Example Bank'],
+      ];
+      const agent = request(sb.app);
+      const signed = signer.sign({ url: 'http://127.0.0.1/paynet/api/v4/payout/20', params });
+      const response = await agent
+        .post('/paynet/api/v4/payout/20')
+        .set('Accept', 'application/vnd.pay+json')
+        .set('Authorization', signed.authorization)
+        .type('form')
+        .send(new URLSearchParams(signed.body.map(([k, v]) => [k, v])).toString());
+      assert.equal(response.status, 403);
+      assert.equal(
+        JSON.parse(response.text)['error-message'],
+        'OAuth: no RSA public key is registered for this endpoint',
+      );
     } finally {
       await sb.close();
     }

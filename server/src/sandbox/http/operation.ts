@@ -165,6 +165,9 @@ async function verifyOAuth(
   merchant: Merchant,
   body: readonly (readonly [string, string])[],
 ): Promise<void> {
+  if (method === 'RSA-SHA256' && !merchant.publicKey) {
+    throw forbidden('OAuth: no RSA public key is registered for this endpoint');
+  }
   // The URL the client addressed: scheme, Host header, original path and query.
   const url = `${req.protocol}://${req.get('host') ?? ''}${req.originalUrl}`;
   const result = verifyOAuthRequest(
@@ -172,23 +175,21 @@ async function verifyOAuth(
     {
       expectedMethod: method,
       now: Math.floor(sandbox.clock.now() / 1000),
-      lookup: (login) => {
-        const m = sandbox.merchants.byLogin(login);
-        if (!m) return undefined;
-        return method === 'HMAC-SHA1'
-          ? { controlKey: m.controlKey }
-          : m.publicKey
-            ? { publicKey: m.publicKey }
-            : {};
-      },
+      // Only this endpoint's merchant can sign for it: another merchant's login is unknown here.
+      lookup: (login) =>
+        login !== merchant.login
+          ? undefined
+          : method === 'HMAC-SHA1'
+            ? { controlKey: merchant.controlKey }
+            : { publicKey: merchant.publicKey },
     },
   );
-  if (!result.ok) throw forbidden(`OAuth: ${result.message}`);
-  if (result.consumerKey !== merchant.login) {
-    throw forbidden('OAuth: oauth_consumer_key is not the login of this endpoint');
-  }
-  if (method === 'RSA-SHA256' && !merchant.publicKey) {
-    throw forbidden('OAuth: no RSA public key is registered for this endpoint');
+  if (!result.ok) {
+    throw forbidden(
+      result.reason === 'unknown-consumer'
+        ? 'OAuth: oauth_consumer_key is not the login of this endpoint'
+        : `OAuth: ${result.message}`,
+    );
   }
   const fresh = await sandbox.store.useNonce(
     result.consumerKey,
