@@ -3,21 +3,12 @@
 // 2. Put <pay-checkout backend session> on the page and listen to its events.
 // 3. After payment, show the order and the operations its state allows (through our server).
 
+import { api, operation } from './shop-api.js';
+
 const $ = (selector) => document.querySelector(selector);
 const BACKEND = window.location.origin;
 const TOKENS = 'demo-checkout-tokens'; // session tokens by order id, to resume after a redirect
 const CURRENT = 'demo-checkout-current'; // the order whose payment is under way in this tab
-
-const api = async (path, body) => {
-  const response = await fetch(path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => null);
-  return { ok: response.ok, status: response.status, data };
-};
-const operation = (name, params, body) => api(`/demo/api/operation/${name}`, { params, body });
 
 // ---- events and history -------------------------------------------------------------------
 

@@ -1,18 +1,16 @@
 // Server-to-server operations through the demo's own server (which holds the merchant API key).
 
+import { operation as callOperation } from './shop-api.js';
+
 const answers = document.querySelector('#answers');
 
+/** Runs a merchant API operation and lists its answer on the page. */
 async function operation(name, body, params = {}) {
-  const response = await fetch(`/demo/api/operation/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ params, body }),
-  });
-  const data = await response.json().catch(() => null);
+  const { ok, status, data } = await callOperation(name, params, body);
   const item = document.createElement('li');
-  item.textContent = `${name} → ${response.status} ${JSON.stringify(data)}`;
+  item.textContent = `${name} → ${status} ${JSON.stringify(data)}`;
   answers.prepend(item);
-  return { ok: response.ok, data };
+  return { ok, data };
 }
 
 /** Form fields named `a.b` become nested objects: `{a: {b}}`. */

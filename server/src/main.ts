@@ -266,6 +266,7 @@ async function mountDemo(
     '/tools.html',
     '/app.js',
     '/tools.js',
+    '/shop-api.js',
     '/styles.css',
     '/pay-checkout.js',
   ];

@@ -14,6 +14,7 @@ import {
   openCheckout,
   payButton,
   result,
+  shownOrderId,
   typeCard,
 } from './support/shopper.js';
 
@@ -27,13 +28,8 @@ function countRequests(page: Page, path: string): () => number {
   return () => count;
 }
 
-async function shownOrderId(page: Page): Promise<string> {
-  return ((await page.locator('#pay-hint').textContent()) ?? '').replace('Order ', '').trim();
-}
-
 async function orderStatus(orderId: string): Promise<string> {
-  const { body } = await harness.stack().merchantApi('GET', `/v1/orders/${orderId}`);
-  return (body as { status: string }).status;
+  return (await harness.order(orderId)).status;
 }
 
 /** The order panel's facts (`Captured` → `4.00` ...), after the shop refreshed them. */

@@ -15,6 +15,7 @@ import {
   openCheckout,
   payButton,
   result,
+  shownOrderId,
   typeCard,
 } from './support/shopper.js';
 
@@ -28,13 +29,9 @@ async function pay(scenario: string): Promise<Page> {
   return page;
 }
 
-/** The order id the shop shows (“Order demo-…”), and the order as the merchant API reports it. */
-async function orderOf(page: Page): Promise<{ status: string; amount: string; currency: string }> {
-  const hint = (await page.locator('#pay-hint').textContent()) ?? '';
-  const orderId = hint.replace('Order ', '').trim();
-  const { status, body } = await harness.stack().merchantApi('GET', `/v1/orders/${orderId}`);
-  assert.equal(status, 200, JSON.stringify(body));
-  return body as { status: string; amount: string; currency: string };
+/** The order the shop shows, as the merchant API reports it. */
+async function orderOf(page: Page) {
+  return harness.order(await shownOrderId(page));
 }
 
 function methodCompletion(logged: string[]): string | undefined {

@@ -11,6 +11,8 @@ import { type Stack, startStack } from './stack.js';
 export interface Harness {
   stack(): Stack;
   card(scenario: string): TestCard;
+  /** The order as the merchant API reports it (the backend's word, not the page's). */
+  order(orderId: string): Promise<{ status: string; amount: string; currency: string }>;
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
 }
 
@@ -39,6 +41,12 @@ export function useStack(): Harness {
       const found = cards.get(scenario);
       assert.ok(found, `the sandbox has a ${scenario} card`);
       return found;
+    },
+    async order(orderId) {
+      assert.ok(stack, 'the stack is running');
+      const { status, body } = await stack.merchantApi('GET', `/v1/orders/${orderId}`);
+      assert.equal(status, 200, JSON.stringify(body));
+      return body as { status: string; amount: string; currency: string };
     },
     async newPage(viewport = DESKTOP) {
       assert.ok(browser, 'the browser is running');

@@ -61,6 +61,11 @@ export async function typeCard(page: Page, card: TestCard): Promise<void> {
   }
 }
 
+/** The order id the shop shows (“Order demo-…”). */
+export async function shownOrderId(page: Page): Promise<string> {
+  return ((await page.locator('#pay-hint').textContent()) ?? '').replace('Order ', '').trim();
+}
+
 /** The widget's Pay button, whose name carries the amount (“Pay €10.42”). */
 export function payButton(page: Page): Locator {
   return page.locator('pay-checkout').getByRole('button', { name: /^Pay\b/ });
