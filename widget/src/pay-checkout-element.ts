@@ -320,8 +320,14 @@ export class PayCheckoutElement extends LitElement {
     return this._t(`${field}.${problem}` as StringKey);
   }
 
-  private _validate(fields: readonly CardField[]): Partial<Record<CardField, string>> {
-    const problems = validateCard(this._values(), new Date(this._env.now()));
+  private _problems() {
+    return validateCard(this._values(), new Date(this._env.now()));
+  }
+
+  private _validate(
+    fields: readonly CardField[],
+    problems = this._problems(),
+  ): Partial<Record<CardField, string>> {
     const errors = { ...this._errors };
     for (const f of fields) {
       const p = problems[f];
@@ -354,8 +360,11 @@ export class PayCheckoutElement extends LitElement {
       el.value = digitsOnly(el.value).slice(0, max);
     }
     // Errors update live once a field has been left once; before that we do not nag mid-typing.
-    if (this._touched.has(field) || this._errors[field]) this._errors = this._validate([field]);
-    this._emitChange();
+    const problems = this._problems();
+    if (this._touched.has(field) || this._errors[field]) {
+      this._errors = this._validate([field], problems);
+    }
+    this._emitChange(problems);
   }
 
   private _onBlur(e: FocusEvent): void {
@@ -368,8 +377,7 @@ export class PayCheckoutElement extends LitElement {
     if (msg) this._announce = msg;
   }
 
-  private _emitChange(): void {
-    const problems = validateCard(this._values(), new Date(this._env.now()));
+  private _emitChange(problems: ReturnType<typeof validateCard>): void {
     const fields = {
       number: !problems.number,
       expiry: !problems.expiry,
