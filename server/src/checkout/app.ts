@@ -29,6 +29,7 @@ import {
 import { errorMiddleware, HttpError } from './errors.js';
 import { healthRouter } from './health.js';
 import { createLogger, type Logger } from './logger.js';
+import { IDEMPOTENCY_PURGE_EVERY_MS, purgeIdempotencyKeys } from './merchant-api/idempotency.js';
 import { merchantRouter } from './merchant-api/router.js';
 import { reconcileOnce } from './payments/reconciler.js';
 import { returnRouter } from './return-page/route.js';
@@ -196,6 +197,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   const deliverWebhooks = () => deliverDueWebhooks(ctx, deps.webhookFetch ?? fetch);
   if (deps.background !== false) {
     every(ctx.timing.reconcileEveryMs, 'reconciler', () => reconcileOnce(ctx));
+    every(IDEMPOTENCY_PURGE_EVERY_MS, 'idempotency purge', () => purgeIdempotencyKeys(ctx));
     if (config.webhook) every(ctx.timing.webhookEveryMs, 'webhook sender', deliverWebhooks);
   }
 

@@ -86,20 +86,6 @@ export function createCallbackRepository(q: Executor) {
       return rowCount > 0;
     },
 
-    /** Received but never processed (the handler died between the two): to be retried. */
-    async unprocessed(options: {
-      olderThanSeconds: number;
-      limit?: number;
-    }): Promise<GatewayCallback[]> {
-      const { rows } = await q.query(
-        `select * from gateway_callbacks
-         where processed_at is null and received_at < now() - make_interval(secs => $1)
-         order by id limit $2`,
-        [options.olderThanSeconds, options.limit ?? 100],
-      );
-      return rows.map(mapCallback);
-    },
-
     async forGatewayOrder(gatewayOrderId: string): Promise<GatewayCallback[]> {
       const { rows } = await q.query(
         'select * from gateway_callbacks where gateway_orderid = $1 order by id',

@@ -95,7 +95,7 @@ export function createHistoryRepository(q: Executor) {
       return rows.map(mapEntry);
     },
 
-    /** A merchant operation's exchanges, oldest first. */
+    /** A merchant operation's exchanges, oldest first: the audit read beside `forOrder`. */
     async forOperation(operationId: string): Promise<HistoryEntry[]> {
       const { rows } = await q.query(
         'select * from gateway_history where operation_id = $1 order by id',

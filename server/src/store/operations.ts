@@ -11,9 +11,7 @@ import { sanitizeRecord } from './sanitize.js';
 import {
   assertMinor,
   assignments,
-  decodeCursor,
   type Executor,
-  encodeCursor,
   json,
   toDate,
   toInt,
@@ -139,12 +137,6 @@ export function createOperationRepository(q: Executor) {
         'select * from merchant_operations where gateway_orderid = $1 order by created_at limit 1',
         [gatewayOrderId],
       ),
-    getByGatewayRef: (kind: MerchantOperationKind, gatewayRef: string) =>
-      one('select * from merchant_operations where kind = $1 and gateway_ref = $2', [
-        kind,
-        gatewayRef,
-      ]),
-
     /** Moves the status to `to` only from one of `from`, with `patch`; `won` says if it happened. */
     async transition(
       id: string,
@@ -158,34 +150,6 @@ export function createOperationRepository(q: Executor) {
         [id, change.to, [...change.from], ...params],
       );
       return won ? { won: true, operation: won } : { won: false, operation: await get(id) };
-    },
-
-    /** Newest first, optionally of one kind and status. */
-    async list(
-      filter: {
-        kind?: MerchantOperationKind;
-        status?: string;
-        limit?: number;
-        cursor?: string;
-      } = {},
-    ): Promise<{ operations: MerchantOperation[]; nextCursor: string | null }> {
-      const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 50), 1), 500);
-      const where: string[] = [];
-      const params: unknown[] = [];
-      if (filter.kind) where.push(`kind = $${params.push(filter.kind)}`);
-      if (filter.status) where.push(`status = $${params.push(filter.status)}`);
-      if (filter.cursor) where.push(`seq < $${params.push(decodeCursor(filter.cursor))}`);
-      const { rows } = await q.query(
-        `select * from merchant_operations ${where.length ? `where ${where.join(' and ')}` : ''}
-         order by seq desc limit $${params.push(limit + 1)}`,
-        params,
-      );
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        operations: page.map(mapOperation),
-        nextCursor: rows.length > limit && last ? encodeCursor(toInt(last.seq, 'seq')) : null,
-      };
     },
   };
 }

@@ -209,15 +209,6 @@ export function createSessionRepository(q: Executor) {
       if (rows[0]) return { won: true, session: mapSession(rows[0]) };
       return { won: false, session: await get(id) };
     },
-
-    /** Marks open sessions past their expiry as expired; answers how many. Paying ones go on. */
-    async expireDue(): Promise<number> {
-      const { rowCount } = await q.query(
-        `update checkout_sessions set state = 'expired', updated_at = now(), version = version + 1
-         where state = 'open' and expires_at <= now()`,
-      );
-      return rowCount;
-    },
   };
 }
 

