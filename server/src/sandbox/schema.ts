@@ -67,4 +67,9 @@ create table sandbox_nonces (
   primary key (login, nonce)
 );`,
   },
+  {
+    // Expired nonces are pruned by seen_at.
+    id: '002-sandbox-nonces-seen-at',
+    sql: 'create index sandbox_nonces_seen_at on sandbox_nonces (seen_at);',
+  },
 ];
