@@ -56,9 +56,6 @@ export interface ThreeDsState {
   acsTransId: string;
   /** The ACS has a 3DS Method (the status response carries `three-ds-method-url`). */
   hasMethod: boolean;
-  /** The ACS's method page was loaded for this transaction and notified the merchant. */
-  methodNotified?: boolean;
-  compInd?: 'Y' | 'N' | 'U';
   challengeWindowSize?: string;
   /** The ACS outcome, recorded when the shopper finishes the challenge; uploads must match it. */
   acsResult?: 'Y' | 'N';
@@ -105,7 +102,6 @@ export interface Transaction {
   errorCode?: string;
   /** Hosted form: the opaque token of its page. */
   formToken?: string;
-  viaForm?: boolean;
   /** Request fingerprint for the duplicate-client_orderid policy. */
   fingerprint: string;
   /** Payout destination kind, transfer destination, recurring payment id: small extras. */

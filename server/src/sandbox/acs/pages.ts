@@ -51,17 +51,13 @@ export function acsRouter(sandbox: Sandbox): Router {
       sendPage(res, messagePage('3DS Method', 'threeDSMethodData is missing or malformed.', 400));
       return;
     }
-    const silent = await store.withTx(async (ctx) => {
-      const tx = await store.getTxBy(ctx.q, 'three_ds_server_trans_id', transId, true);
-      if (!tx?.threeDs?.hasMethod || tx.phase !== 'awaiting-method-result') return undefined;
-      const outcome = outcomeOf(tx.scenario);
-      const isSilent = outcome.kind === '3ds2' && outcome.method === 'silent';
-      if (!isSilent) {
-        tx.threeDs.methodNotified = true;
-        await sandbox.processor.save(ctx, tx);
-      }
-      return isSilent;
-    });
+    // Loading the page changes nothing on the transaction: the merchant's upload reports it.
+    const tx = await store.getTxBy(store.db, 'three_ds_server_trans_id', transId);
+    const outcome = tx ? outcomeOf(tx.scenario) : undefined;
+    const silent =
+      !tx?.threeDs?.hasMethod || tx.phase !== 'awaiting-method-result'
+        ? undefined
+        : outcome?.kind === '3ds2' && outcome.method === 'silent';
     if (silent === undefined) {
       sendPage(
         res,

@@ -86,7 +86,6 @@ export interface NewTransaction {
   callbackUrl?: string;
   orderDesc?: string;
   formToken?: string;
-  viaForm?: boolean;
   extra?: Record<string, string>;
 }
 

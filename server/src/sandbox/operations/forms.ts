@@ -59,7 +59,6 @@ function form(name: FormKind): OperationDef {
         scenario: '',
         phase: 'awaiting-form',
         formToken: randomBytes(18).toString('base64url'),
-        viaForm: true,
         email,
         redirectUrl,
         ...(callbackUrl ? { callbackUrl } : {}),

@@ -117,7 +117,6 @@ export const methodResultUpload = upload(
     if (compInd === 'U' && threeDs.hasMethod) {
       throw invalidField('threeDSCompInd', 'is U, but a 3DS Method URL was provided (send Y or N)');
     }
-    threeDs.compInd = compInd;
     threeDs.challengeWindowSize = fields.get('challengeWindowSize')!;
     tx.phase = 'authenticating';
     tx.status = 'processing';
