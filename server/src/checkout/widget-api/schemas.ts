@@ -3,16 +3,18 @@
  * value: a card number must not come back in an error.
  */
 import { z } from 'zod';
+import { COLOR_DEPTHS } from '../../../../widget/src/three-ds/constants.js';
 import { luhnValid } from '../../card-number.js';
-
-const COLOR_DEPTHS = [1, 4, 8, 15, 16, 24, 32, 48];
 
 export const BrowserInfoSchema = z
   .object({
     colorDepth: z
       .number()
       .int()
-      .refine((v) => COLOR_DEPTHS.includes(v), 'must be one of 1, 4, 8, 15, 16, 24, 32, 48'),
+      .refine(
+        (v) => (COLOR_DEPTHS as readonly number[]).includes(v),
+        `must be one of ${COLOR_DEPTHS.join(', ')}`,
+      ),
     javaEnabled: z.boolean(),
     javascriptEnabled: z.literal(true),
     language: z
