@@ -93,3 +93,8 @@ export function merchantInitiatedOutcome(name: string): Outcome {
   if (outcome.kind === 'unknown-then-approve') return { kind: 'approve' };
   return outcome;
 }
+
+/** A payout to a test card follows its scenario; any other valid card can receive. */
+export function payoutScenario(pan: string): string {
+  return findTestCard(pan)?.scenario ?? 'approved';
+}

@@ -7,12 +7,11 @@
 import express, { type Request, type Response, Router } from 'express';
 import { computeControl, fromMinorUnits } from '../../signing/index.js';
 import type { Sandbox } from '../context.js';
-import { RULES } from '../http/fields.js';
+import { fourDigitYear, RULES, twoDigitMonth } from '../http/fields.js';
 import type { Transaction } from '../model.js';
 import { cardInfo, cardScenario } from '../operations/common.js';
-import { outcomeOf } from '../scenarios.js';
+import { outcomeOf, payoutScenario } from '../scenarios.js';
 import type { TxContext } from '../store.js';
-import { findTestCard } from '../test-cards.js';
 import { autoSubmitPage, escapeHtml, messagePage, otpPage, type Page, sendPage } from './html.js';
 
 interface FieldSpec {
@@ -156,16 +155,17 @@ export function formRouter(sandbox: Sandbox): Router {
       }
       if (Object.keys(errors).length) return formPage(sandbox, tx, values, errors);
       const pan = values.credit_card_number!;
-      const year =
-        (values.expire_year ?? '2099').length === 2
-          ? `20${values.expire_year}`
-          : (values.expire_year ?? '2099');
-      const month = (values.expire_month ?? '12').padStart(2, '0');
-      const info = cardInfo(pan, values.card_printed_name!, month, year);
+      // A payout form asks no expiry: the card is recorded as valid to 12/2099.
+      const info = cardInfo(
+        pan,
+        values.card_printed_name!,
+        twoDigitMonth(values.expire_month ?? '12'),
+        fourDigitYear(values.expire_year ?? '2099'),
+      );
       tx.card = info;
       tx.scenario =
         tx.kind === 'payout'
-          ? (findTestCard(pan)?.scenario ?? 'approved')
+          ? payoutScenario(pan)
           : cardScenario(
               { pan, ...(values.cvv2 ? { cvv: values.cvv2 } : {}), info },
               sandbox.clock.now(),

@@ -8,10 +8,10 @@
  *   fast payments  phone (E.164, +country code) with bank_name optional (the receiving bank)
  */
 import { invalidField, refused } from '../http/errors.js';
-import { amountMinor, type Fields, RULES, textRule } from '../http/fields.js';
+import { amountMinor, type Fields, RULES, textRule, twoDigitMonth } from '../http/fields.js';
 import type { Call, OperationDef } from '../http/operation.js';
 import type { CardInfo, Transaction } from '../model.js';
-import { findTestCard } from '../test-cards.js';
+import { payoutScenario } from '../scenarios.js';
 import {
   asyncResponse,
   CLIENT_ORDER_ID,
@@ -44,16 +44,16 @@ export function readDestination(fields: Fields): Destination {
   const pan = fields.optionalAlias(['credit_card_number', 'destination-card-no'], RULES.pan);
   if (pan) {
     const holder = fields.optional('card_printed_name', RULES.name) ?? '';
+    const month = fields.optional('expire_month', RULES.month);
     const card = cardInfo(
       pan,
       holder,
-      fields.optional('expire_month', RULES.month)?.padStart(2, '0') ?? '',
+      month ? twoDigitMonth(month) : '',
       fields.optional('expire_year', RULES.year) ?? '',
     );
-    // A payout to a test card follows its scenario; any other valid card can receive.
     return {
       kind: 'card',
-      scenario: findTestCard(pan)?.scenario ?? 'approved',
+      scenario: payoutScenario(pan),
       card,
       extra: { destination: 'card' },
     };
