@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  CONTROL_INPUTS,
   type ControlOperation,
   computeControl,
+  controlNeedsLogin,
   createOAuthSigner,
   type OAuthSigner,
   type Param,
@@ -106,7 +106,9 @@ export function createGatewayClient(config: GatewayClientConfig): GatewayClient 
     let authorization: string | undefined;
     if (definition.scheme === 'control') {
       const controlOperation = definition.control as ControlOperation;
-      const withLogin = needsLogin(controlOperation) ? withField(fields, 'login', login) : fields;
+      const withLogin = controlNeedsLogin(controlOperation)
+        ? withField(fields, 'login', login)
+        : fields;
       const control = computeControl(
         controlOperation,
         controlValues(withLogin, settings.endpointId),
@@ -268,10 +270,6 @@ export function toParams(request: object): Param[] {
 
 function wireText(value: WireValue): string {
   return typeof value === 'boolean' ? (value ? 'true' : 'false') : String(value);
-}
-
-function needsLogin(operation: ControlOperation): boolean {
-  return CONTROL_INPUTS[operation].some((input) => input.name === 'login');
 }
 
 function withField(fields: readonly Param[], name: string, value: string): Param[] {

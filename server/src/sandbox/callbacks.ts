@@ -33,6 +33,15 @@ export interface CallbackRecord {
   delivered: boolean;
 }
 
+/** The control of the final redirect and of a callback: the transaction's current status. */
+export function finalNotificationControl(tx: Transaction, controlKey: string): string {
+  return computeControl(
+    'final-notification',
+    { status: tx.status, orderid: tx.orderid, client_orderid: tx.clientOrderId },
+    controlKey,
+  );
+}
+
 export class Callbacks {
   private readonly store: SandboxStore;
   private readonly jobs: JobRunner;
@@ -67,11 +76,7 @@ export class Callbacks {
   /** The query fields of a callback for the transaction's current (final) state. */
   queryFor(tx: Transaction, amountMinor: number): Record<string, string> {
     const merchant = this.merchants.byEndpoint(tx.endpointId);
-    const control = computeControl(
-      'final-notification',
-      { status: tx.status, orderid: tx.orderid, client_orderid: tx.clientOrderId },
-      merchant?.controlKey ?? '',
-    );
+    const control = finalNotificationControl(tx, merchant?.controlKey ?? '');
     const query: Record<string, string> = {
       status: tx.status,
       orderid: tx.orderid,

@@ -73,14 +73,19 @@ export class Processor {
       if (tx.kind === 'preauth') tx.hold = 'held';
       else if (tx.kind !== 'account-verification') tx.settledMinor = tx.amountMinor;
     }
-    tx.operations.push({
-      type: tx.transactionType,
-      amountMinor: tx.amountMinor,
-      status,
-      at: this.clock.now(),
-    });
+    await this.record(ctx, tx, tx.amountMinor, status);
+  }
+
+  /** Records the latest operation's outcome, saves, and queues its callback. */
+  private async record(
+    ctx: TxContext,
+    tx: Transaction,
+    amountMinor: number,
+    status: TxStatus,
+  ): Promise<void> {
+    tx.operations.push({ type: tx.transactionType, amountMinor, status, at: this.clock.now() });
     await this.save(ctx, tx);
-    await this.callbacks.enqueue(ctx, tx, tx.amountMinor);
+    await this.callbacks.enqueue(ctx, tx, amountMinor);
   }
 
   async save(ctx: TxContext, tx: Transaction): Promise<void> {
@@ -134,15 +139,7 @@ export class Processor {
       case 'operation': {
         const amount = tx.pending?.amountMinor ?? 0;
         applyOperation(tx);
-        tx.operations.push({
-          type: tx.transactionType,
-          amountMinor: amount,
-          status: 'approved',
-          at: this.clock.now(),
-        });
-        await this.save(ctx, tx);
-        await this.callbacks.enqueue(ctx, tx, amount);
-        return;
+        return this.record(ctx, tx, amount, 'approved');
       }
       case 'paying':
         tx.transactionType = 'payout';

@@ -2,6 +2,7 @@
  * What a card does: a test card picks its scenario by PAN; any other Luhn-valid card follows the
  * gateway sandbox's CVV rules (notes/gateway-facts.md 1.8).
  */
+import type { Transaction } from './model.js';
 import { findTestCard, SANDBOX_OTP } from './test-cards.js';
 
 export type Outcome =
@@ -97,4 +98,10 @@ export function merchantInitiatedOutcome(name: string): Outcome {
 /** A payout to a test card follows its scenario; any other valid card can receive. */
 export function payoutScenario(pan: string): string {
   return findTestCard(pan)?.scenario ?? 'approved';
+}
+
+/** The one-time code the card's 3DS asks for; empty (matches nothing typed) without 3DS. */
+export function expectedOtp(tx: Transaction): string {
+  const outcome = outcomeOf(tx.scenario);
+  return outcome.kind === '3ds2' || outcome.kind === '3ds1' ? outcome.otp : '';
 }

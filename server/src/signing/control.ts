@@ -88,6 +88,12 @@ export function isControlOperation(name: string): name is ControlOperation {
   return Object.hasOwn(CONTROL_INPUTS, name);
 }
 
+/** Whether the operation's control names `login`, so the request must carry it. */
+export function controlNeedsLogin(operation: ControlOperation): boolean {
+  const inputs: readonly ControlInput[] = CONTROL_INPUTS[operation];
+  return inputs.some((input) => input.name === 'login');
+}
+
 /** The string that is hashed, without the control key (for tests and diagnostics). */
 export function controlString(operation: ControlOperation, values: ControlValues): string {
   const parts: string[] = [];

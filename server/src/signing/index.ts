@@ -6,6 +6,7 @@ export {
   type ControlOperation,
   type ControlValues,
   computeControl,
+  controlNeedsLogin,
   controlString,
   isControlOperation,
   sha1Hex,

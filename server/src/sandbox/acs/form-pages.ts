@@ -5,14 +5,22 @@
  * merchant_order and control = sha1(status + orderid + client_orderid + control key).
  */
 import express, { type Request, type Response, Router } from 'express';
-import { computeControl, fromMinorUnits } from '../../signing/index.js';
+import { finalNotificationControl } from '../callbacks.js';
 import type { Sandbox } from '../context.js';
 import { fourDigitYear, RULES, twoDigitMonth } from '../http/fields.js';
 import type { Transaction } from '../model.js';
 import { cardInfo, cardScenario } from '../operations/common.js';
-import { outcomeOf, payoutScenario } from '../scenarios.js';
+import { expectedOtp, payoutScenario } from '../scenarios.js';
 import type { TxContext } from '../store.js';
-import { autoSubmitPage, escapeHtml, messagePage, otpPage, type Page, sendPage } from './html.js';
+import {
+  amountText,
+  autoSubmitPage,
+  escapeHtml,
+  messagePage,
+  otpPage,
+  type Page,
+  sendPage,
+} from './html.js';
 
 interface FieldSpec {
   name: string;
@@ -84,10 +92,7 @@ function formPage(
   const summary = Object.keys(errors).length
     ? `<p role="alert" class="error">Please correct the highlighted fields.</p>`
     : '';
-  const amount =
-    tx.kind === 'account-verification'
-      ? 'Card check, no charge'
-      : `${fromMinorUnits(tx.amountMinor, tx.currency)} ${tx.currency}`;
+  const amount = tx.kind === 'account-verification' ? 'Card check, no charge' : amountText(tx);
   return {
     title,
     status: Object.keys(errors).length ? 400 : 200,
@@ -101,11 +106,7 @@ function formPage(
 /** The gateway's final redirect to `redirect_url`. */
 export function finalRedirectPage(sandbox: Sandbox, tx: Transaction): Page {
   const merchant = sandbox.merchants.byEndpoint(tx.endpointId)!;
-  const control = computeControl(
-    'final-notification',
-    { status: tx.status, orderid: tx.orderid, client_orderid: tx.clientOrderId },
-    merchant.controlKey,
-  );
+  const control = finalNotificationControl(tx, merchant.controlKey);
   return autoSubmitPage('Returning to the shop', tx.redirectUrl!, {
     status: tx.status,
     orderid: tx.orderid,
@@ -181,7 +182,7 @@ export function formRouter(sandbox: Sandbox): Router {
           title: 'Confirm your payment',
           action: `${sandbox.basePath}/form/${token}/3ds`,
           hidden: {},
-          amount: `${fromMinorUnits(tx.amountMinor, tx.currency)} ${tx.currency}`,
+          amount: amountText(tx),
         });
       }
       await processor.settleWithout3ds(ctx, tx);
@@ -196,10 +197,8 @@ export function formRouter(sandbox: Sandbox): Router {
       if (tx?.phase !== 'form-challenge') {
         return messagePage('Authentication', 'This authentication is no longer open.', 400);
       }
-      const outcome = outcomeOf(tx.scenario);
-      const expected = outcome.kind === '3ds2' || outcome.kind === '3ds1' ? outcome.otp : '';
       delete tx.formToken;
-      if (str(req, 'action') !== 'cancel' && str(req, 'otp') === expected) {
+      if (str(req, 'action') !== 'cancel' && str(req, 'otp') === expectedOtp(tx)) {
         await processor.finish(ctx, tx, 'approved');
       } else {
         await processor.finish(ctx, tx, 'declined', {

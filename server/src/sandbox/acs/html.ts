@@ -6,6 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
+import { fromMinorUnits } from '../../signing/index.js';
+import type { Transaction } from '../model.js';
+
+/** The amount as the shopper reads it: `10.42 EUR`. */
+export function amountText(tx: Transaction): string {
+  return `${fromMinorUnits(tx.amountMinor, tx.currency)} ${tx.currency}`;
+}
 
 export function escapeHtml(value: string): string {
   return value

@@ -4,11 +4,10 @@
  * carry what the ACS actually issued.
  */
 import express, { type Request, type Response, Router } from 'express';
-import { fromMinorUnits } from '../../signing/index.js';
 import type { Sandbox } from '../context.js';
-import type { Transaction } from '../model.js';
-import { outcomeOf } from '../scenarios.js';
-import { autoSubmitPage, messagePage, otpPage, sendPage } from './html.js';
+import { RULES } from '../http/fields.js';
+import { expectedOtp, outcomeOf } from '../scenarios.js';
+import { amountText, autoSubmitPage, messagePage, otpPage, sendPage } from './html.js';
 import { cresFor, decodeJson, decodePareq, encodeJson, paresFor } from './messages.js';
 
 /** A field from the POSTed form, or from the query of a GET. */
@@ -19,17 +18,7 @@ function param(req: Request, name: string): string | undefined {
 }
 
 function httpUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function amountText(tx: Transaction): string {
-  return `${fromMinorUnits(tx.amountMinor, tx.currency)} ${tx.currency}`;
+  return value && RULES.url.test(value) ? value : undefined;
 }
 
 export function acsRouter(sandbox: Sandbox): Router {
@@ -117,9 +106,7 @@ export function acsRouter(sandbox: Sandbox): Router {
         : undefined;
       if (!tx?.threeDs || tx.phase !== 'awaiting-challenge' || tx.threeDs.acsResult)
         return undefined;
-      const outcome = outcomeOf(tx.scenario);
-      const expected = outcome.kind === '3ds2' ? outcome.otp : '';
-      const result = !cancelled && otp === expected ? 'Y' : 'N';
+      const result = !cancelled && otp === expectedOtp(tx) ? 'Y' : 'N';
       tx.threeDs.acsResult = result;
       await sandbox.processor.save(ctx, tx);
       return { tx, result } as const;
@@ -174,9 +161,7 @@ export function acsRouter(sandbox: Sandbox): Router {
     const done = await store.withTx(async (ctx) => {
       const tx = pareq ? await store.getTxBy(ctx.q, 'acs_trans_id', pareq.xid, true) : undefined;
       if (!tx?.threeDs || tx.phase !== 'awaiting-pares' || tx.threeDs.acsResult) return undefined;
-      const outcome = outcomeOf(tx.scenario);
-      const expected = outcome.kind === '3ds1' ? outcome.otp : '';
-      const result = !cancelled && otp === expected ? 'Y' : 'N';
+      const result = !cancelled && otp === expectedOtp(tx) ? 'Y' : 'N';
       tx.threeDs.acsResult = result;
       await sandbox.processor.save(ctx, tx);
       return { tx, result } as const;

@@ -8,9 +8,9 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import {
-  CONTROL_INPUTS,
   type ControlOperation,
   type ControlValues,
+  controlNeedsLogin,
   verifyControl,
   verifyOAuthRequest,
 } from '../../signing/index.js';
@@ -120,8 +120,7 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
       fields,
       baseUrl: publicBase(sandbox, req),
       checkControl(operation, values) {
-        const inputs: readonly { name: string }[] = CONTROL_INPUTS[operation];
-        if (inputs.some((input) => input.name === 'login')) {
+        if (controlNeedsLogin(operation)) {
           const login = fields.required('login');
           if (login !== merchant.login) {
             throw invalidField('login', 'is not the login of this endpoint');
