@@ -11,8 +11,13 @@ import { applyStatus } from './apply-status.js';
 import { readFlow } from './flow-state.js';
 import { waitsOnBrowser } from './next-action.js';
 
-/** When this instance last asked the gateway about an order (ms since epoch). */
+/**
+ * When this instance last asked the gateway about an order (ms since epoch). An entry goes when
+ * its order settles; one older than pollMaxMs means no more than no entry (no pause is longer), so
+ * those are swept too once the map grows: orders a shopper stopped following do not pile up.
+ */
 const lastPolled = new WeakMap<Context, Map<string, number>>();
+const SWEEP_ABOVE = 1_000;
 
 function pollTimes(ctx: Context): Map<string, number> {
   let map = lastPolled.get(ctx);
@@ -21,6 +26,21 @@ function pollTimes(ctx: Context): Map<string, number> {
     lastPolled.set(ctx, map);
   }
   return map;
+}
+
+function notePoll(ctx: Context, orderId: string): void {
+  const times = pollTimes(ctx);
+  const now = Date.now();
+  if (times.size >= SWEEP_ABOVE) {
+    for (const [id, at] of times) if (now - at > ctx.timing.pollMaxMs) times.delete(id);
+  }
+  times.set(orderId, now);
+}
+
+/** Drops the order's poll time once it is final: nothing will ask about it again. */
+function forgetIfFinal(ctx: Context, order: Order): Order {
+  if (!isPending(order)) lastPolled.get(ctx)?.delete(order.id);
+  return order;
 }
 
 export function isPending(order: Order): boolean {
@@ -37,7 +57,7 @@ function settledForNow(order: Order): boolean {
 /** Asks the gateway once (by orderid, or by client_orderid while we have none) and folds it in. */
 export async function pollOnce(ctx: Context, order: Order): Promise<Order> {
   if (!isPending(order)) return order;
-  pollTimes(ctx).set(order.id, Date.now());
+  notePoll(ctx, order.id);
   try {
     const result = await inScope(ctx, { orderId: order.id }, () =>
       ctx.gateway.status({
@@ -45,7 +65,7 @@ export async function pollOnce(ctx: Context, order: Order): Promise<Order> {
         ...(order.gatewayOrderId ? { orderid: order.gatewayOrderId } : {}),
       }),
     );
-    return await applyStatus(ctx, order, result);
+    return forgetIfFinal(ctx, await applyStatus(ctx, order, result));
   } catch (error) {
     // A failed poll changes nothing: the next turn (or the reconciler) asks again.
     ctx.logger.warn({ err: error, orderId: order.id }, 'status poll failed');
@@ -64,29 +84,28 @@ function sleepUntilNews(ctx: Context, orderId: string, ms: number): Promise<unkn
 
 /**
  * Answers the order as soon as it changed (a new status or a new next action) or `waitMs` passed.
- * With `waitMs` 0 it still asks the gateway once, unless it was asked a moment ago.
+ * With `waitMs` 0 it still asks the gateway once, unless it was asked a moment ago. `order` is the
+ * caller's fresh copy (it has just read or written it); later turns re-read the store.
  */
-export async function followOrder(
-  ctx: Context,
-  orderId: string,
-  waitMs: number,
-): Promise<Order | null> {
+export async function followOrder(ctx: Context, order: Order, waitMs: number): Promise<Order> {
   const deadline = Date.now() + waitMs;
-  let order = await ctx.store.orders.get(orderId);
-  if (!order || settledForNow(order)) return order;
+  if (settledForNow(order)) return forgetIfFinal(ctx, order);
   const startVersion = order.version;
   const changed = (o: Order) => settledForNow(o) || o.version !== startVersion;
   let pause = ctx.timing.pollMinMs;
+  let current = order;
   for (;;) {
     // `new`: the sale is still being sent by whoever claimed the session; do not race it.
-    const last = pollTimes(ctx).get(order.id) ?? 0;
-    if (order.status !== 'new' && Date.now() - last >= pause) order = await pollOnce(ctx, order);
-    if (changed(order)) return order;
+    const last = pollTimes(ctx).get(current.id) ?? 0;
+    if (current.status !== 'new' && Date.now() - last >= pause) {
+      current = await pollOnce(ctx, current);
+    }
+    if (changed(current)) return forgetIfFinal(ctx, current);
     const remaining = deadline - Date.now();
-    if (remaining <= 0 || ctx.closing()) return order;
-    await sleepUntilNews(ctx, order.id, Math.min(pause, remaining));
+    if (remaining <= 0 || ctx.closing()) return current;
+    await sleepUntilNews(ctx, current.id, Math.min(pause, remaining));
     pause = Math.min(Math.round(pause * 1.5), ctx.timing.pollMaxMs);
-    order = (await ctx.store.orders.get(orderId)) ?? order;
-    if (changed(order)) return order;
+    current = (await ctx.store.orders.get(current.id)) ?? current;
+    if (changed(current)) return forgetIfFinal(ctx, current);
   }
 }

@@ -172,5 +172,5 @@ export async function startPayment(
     return moved.order ?? order;
   }
   // One status call: most flows know their first step at once.
-  return (await followOrder(ctx, order.id, 0)) ?? order;
+  return followOrder(ctx, order, 0);
 }

@@ -124,9 +124,14 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   router.post('/method-result', async (req, res) => {
     const body = parseOr400(MethodResultSchema, req.body);
     const order = await orderOf(sessionOf(res));
-    await submitMethodResult(ctx, order, body.threeDSCompInd, body.browser, facts(req, ctx));
-    const next = await followOrder(ctx, order.id, 0);
-    res.json(answer(next ?? order));
+    const reported = await submitMethodResult(
+      ctx,
+      order,
+      body.threeDSCompInd,
+      body.browser,
+      facts(req, ctx),
+    );
+    res.json(answer(await followOrder(ctx, reported, 0)));
   });
 
   router.get('/next', async (req, res) => {
@@ -135,9 +140,8 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     const order = await orderOf(session);
     const waitMs = Math.min(query.wait * 1000, ctx.timing.longPollMaxMs);
     // A shopper who closed the tab: stop waiting for the gateway when the client hangs up.
-    const followed = await followOrder(ctx, order.id, waitMs);
+    const now = await followOrder(ctx, order, waitMs);
     if (res.destroyed) return;
-    const now = followed ?? order;
     if (session.state === 'cancelled') {
       res.json({
         action: 'final',
@@ -152,6 +156,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     parseOr400(CancelSchema, req.body);
     const session = sessionOf(res);
     const order = await orderOf(session);
+    // Cancelling moves the session, not the order: the order read above is the one to show.
     if (session.state === 'paying' || session.state === 'open') {
       await ctx.store.sessions.transition(session.id, {
         from: ['open', 'paying'],
@@ -162,7 +167,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
         'checkout cancelled by the shopper',
       );
     }
-    res.json(withOrder({ action: 'final' }, (await ctx.store.orders.get(order.id)) ?? order));
+    res.json(withOrder({ action: 'final' }, order));
   });
 
   router.post('/hosted', async (req, res) => {
