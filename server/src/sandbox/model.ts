@@ -5,13 +5,6 @@
 
 export type TxStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
 
-export const FINAL_STATUSES: ReadonlySet<TxStatus> = new Set([
-  'approved',
-  'declined',
-  'error',
-  'filtered',
-]);
-
 export type TxKind =
   | 'sale'
   | 'preauth'
@@ -108,8 +101,4 @@ export interface Transaction {
   extra?: Record<string, string>;
   createdAt: number;
   updatedAt: number;
-}
-
-export function isFinal(status: TxStatus): boolean {
-  return FINAL_STATUSES.has(status);
 }

@@ -84,10 +84,6 @@ export const CONTROL_INPUTS = {
 
 export type ControlOperation = keyof typeof CONTROL_INPUTS;
 
-export function isControlOperation(name: string): name is ControlOperation {
-  return Object.hasOwn(CONTROL_INPUTS, name);
-}
-
 /** Whether the operation's control names `login`, so the request must carry it. */
 export function controlNeedsLogin(operation: ControlOperation): boolean {
   const inputs: readonly ControlInput[] = CONTROL_INPUTS[operation];

@@ -8,7 +8,6 @@ export {
   computeControl,
   controlNeedsLogin,
   controlString,
-  isControlOperation,
   sha1Hex,
   verifyControl,
 } from './control.js';

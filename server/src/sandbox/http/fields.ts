@@ -15,10 +15,7 @@ export function parseForm(text: string): Param[] {
 export class Fields {
   private readonly values = new Map<string, string>();
 
-  readonly raw: readonly Param[];
-
   constructor(raw: readonly Param[]) {
-    this.raw = raw;
     for (const [name, value] of raw) {
       if (name.startsWith('oauth_')) continue;
       if (this.values.has(name)) throw invalidField(name, 'appears more than once');
@@ -136,16 +133,16 @@ export const RULES = {
   ip: pattern(/^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:.]{2,45})$/, 'an IPv4 or IPv6 address'),
 } as const;
 
-/** A decimal amount in major units, checked against the currency's decimals; minor units out. */
-export function amountMinor(fields: Fields, name: string, currency: string, allowZero = false) {
-  const value = fields.required(name);
+/** `amount`: decimal major units, checked against the currency's decimals; minor units out. */
+export function amountMinor(fields: Fields, currency: string): number {
+  const value = fields.required('amount');
   let minor: number;
   try {
     minor = toMinorUnits(value, currency);
   } catch (error) {
-    throw invalidField(name, (error as Error).message);
+    throw invalidField('amount', (error as Error).message);
   }
-  if (minor === 0 && !allowZero) throw invalidField(name, 'must be greater than zero');
+  if (minor === 0) throw invalidField('amount', 'must be greater than zero');
   return minor;
 }
 

@@ -24,12 +24,8 @@ export type AuthScheme = 'control' | 'HMAC-SHA1' | 'RSA-SHA256';
 
 export interface Call {
   sandbox: Sandbox;
-  req: Request;
-  merchant: Merchant;
   /** The merchant's endpoint id (a group id in the path is mapped to it). */
   endpointId: string;
-  /** The id as it appeared in the path: the `endpointId` input of control formulas. */
-  pathId: string;
   fields: Fields;
   /** Public base URL including the path prefix: `http://127.0.0.1:4000/paynet`. */
   baseUrl: string;
@@ -113,10 +109,7 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
     let checked = false;
     const call: Call = {
       sandbox,
-      req,
-      merchant,
       endpointId: merchant.endpointId,
-      pathId,
       fields,
       baseUrl: publicBase(sandbox, req),
       checkControl(operation, values) {
@@ -130,6 +123,7 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
         if (!control) throw missingField('control');
         const ok = verifyControl(
           operation,
+          // The id as it appeared in the path (endpoint or group) is what the control signs.
           { endpointId: pathId, login: merchant.login, ...values },
           merchant.controlKey,
           control,

@@ -136,7 +136,7 @@ const makeRebill: OperationDef = {
     const clientOrderId = fields.required('client_orderid', RULES.id);
     const cardrefid = fields.required('cardrefid', RULES.id);
     const currency = readCurrency(fields);
-    const minor = amountMinor(fields, 'amount', currency);
+    const minor = amountMinor(fields, currency);
     fields.optional('cvv2', RULES.cvv);
     fields.optional('comment', RULES.text);
     const extras = readPaymentExtras(fields);

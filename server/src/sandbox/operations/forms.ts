@@ -37,7 +37,7 @@ function form(name: FormKind): OperationDef {
       const kind = KIND[name];
       const clientOrderId = fields.required('client_orderid', RULES.id);
       const currency = readCurrency(fields);
-      const minor = kind === 'account-verification' ? 0 : amountMinor(fields, 'amount', currency);
+      const minor = kind === 'account-verification' ? 0 : amountMinor(fields, currency);
       const email = fields.required('email', RULES.email);
       const redirectUrl = fields.required('redirect_url', RULES.url);
       const callbackUrl = fields.optional('server_callback_url', RULES.url);

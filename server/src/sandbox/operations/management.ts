@@ -19,7 +19,7 @@ function readPartial(call: Call): PartialAmount | undefined {
   if (!hasCurrency) throw missingField('currency');
   if (!hasAmount) throw invalidField('amount', 'is required with currency');
   const currency = readCurrency(fields);
-  return { currency, amountMinor: amountMinor(fields, 'amount', currency) };
+  return { currency, amountMinor: amountMinor(fields, currency) };
 }
 
 function management(type: ManagementType): OperationDef {

@@ -8,7 +8,6 @@ import type { Call, OperationDef } from '../http/operation.js';
 import type { TxKind } from '../model.js';
 import {
   asyncResponse,
-  CLIENT_ORDER_ID,
   cardScenario,
   createTransaction,
   readCard,
@@ -41,7 +40,7 @@ function cardPayment(path: string, kind: TxKind): OperationDef {
       const clientOrderId = fields.required('client_orderid', RULES.id);
       const currency = readCurrency(fields);
       const isVerification = kind === 'account-verification';
-      const minor = isVerification ? 0 : amountMinor(fields, 'amount', currency);
+      const minor = isVerification ? 0 : amountMinor(fields, currency);
       const email = fields.required('email', RULES.email);
       const card = readCard(fields, { cvvRequired: true });
       const redirectUrl = fields.required('redirect_url', RULES.url);
@@ -78,5 +77,3 @@ export const paymentOperations: OperationDef[] = [
   cardPayment('api/v2/preauth', 'preauth'),
   cardPayment('api/v2/account-verification', 'account-verification'),
 ];
-
-export { CLIENT_ORDER_ID };

@@ -95,7 +95,7 @@ async function createPayout(
       ? fields.required('client_orderid', RULES.id)
       : fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
   const currency = readCurrency(fields);
-  const minor = amountMinor(fields, 'amount', currency);
+  const minor = amountMinor(fields, currency);
   const destination = readDestination(fields);
   fields.optional('order_desc', RULES.text);
   const callbackUrl = fields.optional('server_callback_url', RULES.url);
@@ -165,8 +165,7 @@ const payoutPay: OperationDef = {
     const clientOrderId = fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
     const orderid = fields.optionalAlias(['orderid', 'payout-id'], RULES.orderid);
     const currency = fields.has('currency') ? readCurrency(fields) : undefined;
-    const minor =
-      currency && fields.has('amount') ? amountMinor(fields, 'amount', currency) : undefined;
+    const minor = currency && fields.has('amount') ? amountMinor(fields, currency) : undefined;
     const tx = await sandbox.store.withTx(async (ctx) => {
       const tx = orderid
         ? await sandbox.store.getTx(ctx.q, orderid, true)

@@ -46,7 +46,7 @@ const createRecurringPayment: OperationDef = {
       }),
     );
     const currency = readCurrency(fields);
-    const minor = amountMinor(fields, 'amount', currency);
+    const minor = amountMinor(fields, currency);
     const email = fields.required('email', RULES.email);
     const firstName = fields.optionalAlias(['first-name', 'first_name'], RULES.name);
     const lastName = fields.optionalAlias(['last-name', 'last_name'], RULES.name);

@@ -5,6 +5,7 @@
  * status is a 400 and changes nothing. A CRes or PaRes must be the one the ACS issued.
  */
 
+import type { ControlOperation } from '../../signing/index.js';
 import { decodeJson, decodePares } from '../acs/messages.js';
 import { invalidField, refused } from '../http/errors.js';
 import { type Fields, RULES, type Rule, textRule } from '../http/fields.js';
@@ -67,8 +68,8 @@ function requirePhase(tx: Transaction, expected: Phase, upload: string): void {
 
 function upload(
   path: string,
-  name: string,
-  run: (call: Call, tx: Transaction, fields: Fields) => void,
+  name: ControlOperation,
+  run: (tx: Transaction, fields: Fields) => void,
   validate: (fields: Fields) => void,
 ): OperationDef {
   return {
@@ -77,14 +78,14 @@ function upload(
     async handle(call) {
       const ids = readIds(call);
       validate(call.fields);
-      call.checkControl(name as 'upload-cres-result', {
+      call.checkControl(name, {
         client_orderid: ids.clientOrderId,
         orderid: ids.orderid,
       });
       const { sandbox } = call;
       const tx = await sandbox.store.withTx(async (ctx) => {
         const tx = await findOrder(call, ctx.q, ids.orderid, ids.clientOrderId, true);
-        run(call, tx, call.fields);
+        run(tx, call.fields);
         await sandbox.processor.save(ctx, tx);
         await sandbox.processor.schedule(ctx, tx);
         return tx;
@@ -97,7 +98,7 @@ function upload(
 export const methodResultUpload = upload(
   'api/3ds/v1/upload-method-url-result',
   'upload-method-url-result',
-  (_call, tx, fields) => {
+  (tx, fields) => {
     requirePhase(tx, 'awaiting-method-result', 'a 3DS Method result');
     const threeDs = tx.threeDs!;
     if (fields.get('threeDSServerTransID') !== threeDs.serverTransId) {
@@ -131,7 +132,7 @@ export const methodResultUpload = upload(
 export const cresUpload = upload(
   'api/3ds/v1/upload-cres-result',
   'upload-cres-result',
-  (_call, tx, fields) => {
+  (tx, fields) => {
     requirePhase(tx, 'awaiting-challenge', 'a CRes');
     const threeDs = tx.threeDs!;
     const cres = decodeJson(fields.get('cres'));
@@ -163,7 +164,7 @@ export const cresUpload = upload(
 export const paresUpload = upload(
   'api/3ds/v1/upload-pares-result',
   'upload-pares-result',
-  (_call, tx, fields) => {
+  (tx, fields) => {
     requirePhase(tx, 'awaiting-pares', 'a PaRes');
     const threeDs = tx.threeDs!;
     const pares = decodePares(fields.firstOf(PARES_NAMES)?.[1]);

@@ -27,7 +27,7 @@ async function transfer(call: Call, byRef: boolean) {
   const { fields, sandbox } = call;
   const clientOrderId = fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
   const currency = readCurrency(fields);
-  const minor = amountMinor(fields, 'amount', currency);
+  const minor = amountMinor(fields, currency);
   fields.required('order_desc', RULES.text);
   fields.optional('ipaddress', RULES.ip);
   fields.optional('redirect_url', RULES.url);
