@@ -89,7 +89,7 @@ export interface OrderPatch {
   merchantOrigin?: string | null;
 }
 
-export interface NewOrder extends Omit<OrderPatch, 'nextAction'> {
+export interface NewOrder extends OrderPatch {
   /** Defaults to a random UUID. */
   id?: string;
   clientOrderId: string;
@@ -198,6 +198,7 @@ export function createOrderRepository(q: Executor) {
       const { sql, params } = assignments(
         {
           gatewayOrderId: input.gatewayOrderId,
+          nextAction: input.nextAction,
           threeDsServerTransId: input.threeDsServerTransId,
           threeDsMethodUrl: input.threeDsMethodUrl,
           threeDsCompInd: input.threeDsCompInd,

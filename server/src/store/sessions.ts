@@ -7,7 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Intent, SessionState } from '../../../widget/src/api-types.js';
 import { PayCheckoutError } from '../errors.js';
-import { type JsonObject, mapOrder, type NewOrder, newReturnRef, type Order } from './orders.js';
+import {
+  createOrderRepository,
+  type JsonObject,
+  mapOrder,
+  type NewOrder,
+  type Order,
+} from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import {
   assertMinor,
@@ -55,7 +61,7 @@ export interface NewCheckoutSession {
 /** Order fields known when the shopper pays (never card data beyond brand / last four). */
 export type PaymentOrderFields = Pick<
   NewOrder,
-  'id' | 'returnRef' | 'merchantOrigin' | 'cardBrand' | 'cardLast4' | 'cardMasked'
+  'id' | 'returnRef' | 'merchantOrigin' | 'cardBrand' | 'cardLast4' | 'cardMasked' | 'nextAction'
 >;
 
 export type ClaimResult =
@@ -169,25 +175,15 @@ export function createSessionRepository(q: Executor) {
           };
         }
         const session = mapSession(claimed.rows[0]);
-        const inserted = await tx.query(
-          `insert into orders (id, client_orderid, session_id, intent, amount_minor, currency,
-             return_ref, merchant_origin, card_brand, card_last4, card_masked)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning *`,
-          [
-            fields.id ?? randomUUID(),
-            session.clientOrderId,
-            session.id,
-            session.intent,
-            session.amountMinor,
-            session.currency,
-            fields.returnRef ?? newReturnRef(),
-            fields.merchantOrigin ?? null,
-            fields.cardBrand ?? null,
-            fields.cardLast4 ?? null,
-            fields.cardMasked ?? null,
-          ],
-        );
-        const order = mapOrder(inserted.rows[0] as Record<string, unknown>);
+        // The session's own amount, currency, intent and order id: never the browser's.
+        const order = await createOrderRepository(tx).create({
+          ...fields,
+          clientOrderId: session.clientOrderId,
+          sessionId: session.id,
+          intent: session.intent,
+          amountMinor: session.amountMinor,
+          currency: session.currency,
+        });
         const linked = await tx.query(
           `update checkout_sessions set order_id = $2 where id = $1 returning *`,
           [session.id, order.id],

@@ -15,7 +15,7 @@ import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
 import { finalizeOrder, returnUrlOf } from './apply-status.js';
 import { summarizeCard } from './card.js';
-import { readFlow, writeFlow } from './flow-state.js';
+import { WAIT, writeFlow } from './flow-state.js';
 import { followOrder } from './follow.js';
 import { refusedForSure } from './refusal.js';
 
@@ -121,6 +121,12 @@ export async function startPayment(
     cardBrand: summary.brand,
     cardLast4: summary.last4,
     cardMasked: summary.masked,
+    // Remember the window size the widget asked for; gateways do not always name one.
+    nextAction: writeFlow({
+      next: WAIT,
+      answered: [],
+      challengeWindowSize: browser.challengeWindowSize,
+    }),
   });
   if (!claim.won) {
     if (claim.reason === 'not-found')
@@ -132,13 +138,6 @@ export async function startPayment(
     throw new HttpError(409, 'conflict', `The checkout session is ${claim.session.state}`);
   }
   let order = claim.order;
-  // Remember the window size the widget asked for; gateways do not always name one.
-  const flow = readFlow(order);
-  const prepared = await ctx.store.orders.update(order.id, {
-    version: order.version,
-    patch: { nextAction: writeFlow({ ...flow, challengeWindowSize: browser.challengeWindowSize }) },
-  });
-  order = prepared.order ?? order;
 
   const request = saleRequest(ctx, claim.session, order, card, browser, facts);
   try {
