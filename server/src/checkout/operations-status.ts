@@ -3,12 +3,10 @@
  * voids, returns): from a callback or a status poll, applied with compare-and-set so the webhook
  * `<kind>.<status>` is queued exactly once.
  */
-import type { MerchantOperation } from '../store/index.js';
+import { type MerchantOperation, PENDING_OPERATION_STATUSES } from '../store/index.js';
 import type { Context } from './context.js';
 import { isFinalStatus } from './payments/next-action.js';
 import { enqueueEvent } from './webhooks.js';
-
-export const PENDING_OPERATION_STATUSES = ['new', 'processing', 'unknown'];
 
 export async function finalizeOperation(
   ctx: Context,
@@ -68,7 +66,7 @@ export async function settleOperationFromCallback(
   cb: { status: string; orderid: string; type: string; query: Record<string, unknown> },
 ): Promise<void> {
   const operation =
-    (await findPendingOperation(ctx, cb.orderid, cb.type)) ??
+    (await ctx.store.operations.pendingByGatewayOrderId(cb.orderid, cb.type)) ??
     (await ctx.store.operations.getByGatewayOrderId(cb.orderid));
   if (!operation) {
     ctx.logger.info(
@@ -85,23 +83,4 @@ export async function settleOperationFromCallback(
     reason: text('error_message'),
     errorCode: text('error_code'),
   });
-}
-
-/**
- * The newest pending operation on a gateway transaction, of the callback's type when it names
- * one: a capture and a later return share the transaction's orderid. (The store's repository has
- * no such look-up; this one query lives here rather than in server/src/store.)
- */
-async function findPendingOperation(
-  ctx: Context,
-  gatewayOrderId: string,
-  type: string,
-): Promise<MerchantOperation | null> {
-  const { rows } = await ctx.store.db.query<{ id: string }>(
-    `select id from merchant_operations
-     where gateway_orderid = $1 and ($2 = '' or kind = $2) and status = any($3::text[])
-     order by created_at desc limit 1`,
-    [gatewayOrderId, type, PENDING_OPERATION_STATUSES],
-  );
-  return rows[0] ? ctx.store.operations.get(rows[0].id) : null;
 }

@@ -44,6 +44,7 @@ export {
   type NewMerchantOperation,
   type OperationPatch,
   type OperationRepository,
+  PENDING_OPERATION_STATUSES,
 } from './operations.js';
 export {
   createOrderRepository,

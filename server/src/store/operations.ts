@@ -32,6 +32,9 @@ export type MerchantOperationKind =
   | 'void'
   | 'return';
 
+/** Statuses an operation may still leave: the gateway has not said its last word. */
+export const PENDING_OPERATION_STATUSES: readonly string[] = ['new', 'processing', 'unknown'];
+
 export interface MerchantOperation {
   id: string;
   kind: MerchantOperationKind;
@@ -137,6 +140,39 @@ export function createOperationRepository(q: Executor) {
         'select * from merchant_operations where gateway_orderid = $1 order by created_at limit 1',
         [gatewayOrderId],
       ),
+    /**
+     * The newest pending operation on a gateway transaction, of the callback's type when it names
+     * one (`''`: any): a capture and a later return share the transaction's orderid.
+     */
+    pendingByGatewayOrderId: (gatewayOrderId: string, kind: string) =>
+      one(
+        `select * from merchant_operations
+         where gateway_orderid = $1 and ($2 = '' or kind = $2) and status = any($3::text[])
+         order by created_at desc limit 1`,
+        [gatewayOrderId, kind, [...PENDING_OPERATION_STATUSES]],
+      ),
+
+    /** Pending operations of these kinds untouched for `olderThanSeconds`, oldest first. */
+    async needingReconciliation(options: {
+      olderThanSeconds: number;
+      kinds: readonly MerchantOperationKind[];
+      limit?: number;
+    }): Promise<MerchantOperation[]> {
+      const { rows } = await q.query(
+        `select * from merchant_operations
+         where status = any($1::text[]) and kind = any($2::text[])
+           and updated_at < now() - make_interval(secs => $3)
+         order by updated_at limit $4`,
+        [
+          [...PENDING_OPERATION_STATUSES],
+          [...options.kinds],
+          options.olderThanSeconds,
+          options.limit ?? 50,
+        ],
+      );
+      return rows.map(mapOperation);
+    },
+
     /** Moves the status to `to` only from one of `from`, with `patch`; `won` says if it happened. */
     async transition(
       id: string,

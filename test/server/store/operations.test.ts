@@ -67,5 +67,38 @@ for (const engine of engines()) {
       assert.equal(refused.won, false);
       assert.deepEqual(refused.operation, now);
     });
+
+    test('pendingByGatewayOrderId and needingReconciliation find pending rows, mapped', async () => {
+      const capture = await store.operations.create({
+        kind: 'capture',
+        clientId: 'cap-1',
+        gatewayOrderId: 'g-77',
+      });
+      const ret = await store.operations.create({
+        kind: 'return',
+        clientId: 'ret-1',
+        gatewayOrderId: 'g-77',
+      });
+      assert.deepEqual(await store.operations.pendingByGatewayOrderId('g-77', 'capture'), capture);
+      assert.deepEqual(await store.operations.pendingByGatewayOrderId('g-77', ''), ret);
+      await store.operations.transition(ret.id, { from: ['new'], to: 'approved' });
+      assert.deepEqual(await store.operations.pendingByGatewayOrderId('g-77', 'return'), null);
+
+      const due = await store.operations.needingReconciliation({
+        olderThanSeconds: -1,
+        kinds: ['capture', 'void', 'return'],
+      });
+      assert.deepEqual(
+        due.filter((o) => o.clientId.endsWith('-1') && o.gatewayOrderId === 'g-77'),
+        [capture],
+      );
+      assert.deepEqual(
+        await store.operations.needingReconciliation({
+          olderThanSeconds: 3600,
+          kinds: ['capture'],
+        }),
+        [],
+      );
+    });
   });
 }

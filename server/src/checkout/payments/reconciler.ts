@@ -8,7 +8,6 @@
 import { GatewayError } from '../../gateway/index.js';
 import type { Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
-import { PENDING_OPERATION_STATUSES } from '../operations-status.js';
 import { applyStatus, finalizeOrder } from './apply-status.js';
 import { pollMoneyOp } from './money-ops.js';
 
@@ -51,16 +50,10 @@ export async function reconcileOnce(
     if (ctx.closing()) break;
     await reconcileOrder(ctx, order);
   }
-  const { rows } = await ctx.store.db.query<{ id: string }>(
-    `select id from merchant_operations
-     where status = any($1::text[]) and kind in ('capture', 'void', 'return')
-       and updated_at < now() - make_interval(secs => $2)
-     order by updated_at limit 50`,
-    [PENDING_OPERATION_STATUSES, olderThanSeconds],
-  );
-  for (const row of rows) {
-    const operation = await ctx.store.operations.get(row.id);
-    if (operation) await pollMoneyOp(ctx, operation);
-  }
-  return orders.length + rows.length;
+  const operations = await ctx.store.operations.needingReconciliation({
+    olderThanSeconds,
+    kinds: ['capture', 'void', 'return'],
+  });
+  for (const operation of operations) await pollMoneyOp(ctx, operation);
+  return orders.length + operations.length;
 }
