@@ -8,9 +8,9 @@
 import { GatewayError, type GatewayResult } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
-import { HttpError } from '../errors.js';
+import { HttpError, notFound } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
-import { followUntilFinal } from '../payments/follow-operation.js';
+import { followUntilFinal, pollOperation } from '../payments/follow-operation.js';
 import { isFinalStatus } from '../payments/next-action.js';
 import { isUniqueViolation } from './sessions.js';
 
@@ -92,36 +92,12 @@ export async function runOperation(
   return options.follow ? followOperation(ctx, operation, ctx.timing.operationFollowMs) : operation;
 }
 
-/** Asks the gateway for the operation's status once and applies a final one. */
-export async function pollOperation(
-  ctx: Context,
-  operation: MerchantOperation,
-): Promise<MerchantOperation> {
-  if (isFinalStatus(operation.status) || !operation.gatewayOrderId) return operation;
-  try {
-    const status = await inScope(ctx, { operationId: operation.id }, () =>
-      ctx.gateway.status({
-        client_orderid: operation.clientId,
-        orderid: operation.gatewayOrderId as string,
-      }),
-    );
-    if (!isFinalStatus(status.status)) return operation;
-    return await finalizeOperation(ctx, operation, status.status, {
-      reason: status.errorMessage,
-      errorCode: status.errorCode,
-    });
-  } catch (error) {
-    ctx.logger.warn({ err: error, operationId: operation.id }, 'operation status poll failed');
-    return operation;
-  }
-}
-
 export function followOperation(
   ctx: Context,
   operation: MerchantOperation,
   waitMs: number,
 ): Promise<MerchantOperation> {
-  return followUntilFinal(ctx, operation, waitMs, pollOperation);
+  return followUntilFinal(ctx, operation, waitMs, (c, op) => pollOperation(c, op));
 }
 
 /** A stored operation by the merchant's id, refreshed from the gateway while pending. */
@@ -131,7 +107,7 @@ export async function readOperation(
   clientId: string,
 ): Promise<MerchantOperation> {
   const operation = await ctx.store.operations.getByClientId(kind, clientId);
-  if (!operation) throw new HttpError(404, 'not-found', `${kind} ${clientId} not found`);
+  if (!operation) throw notFound(`${kind} ${clientId}`);
   return pollOperation(ctx, operation);
 }
 

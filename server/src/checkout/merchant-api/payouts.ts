@@ -4,7 +4,7 @@ import { GatewayError } from '../../gateway/index.js';
 import { toMinorUnits } from '../../signing/index.js';
 import type { Context } from '../context.js';
 import { inScope } from '../context.js';
-import { HttpError } from '../errors.js';
+import { HttpError, notFound } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
 import { callbackUrl } from '../payments/pay.js';
 import { answerStatus, followOperation, readOperation, runOperation } from './operation-runner.js';
@@ -130,7 +130,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
     },
     async ({ params }, _req, res) => {
       const op = await ctx.store.operations.getByClientId('payout', params.payoutId ?? '');
-      if (!op) throw new HttpError(404, 'not-found', `payout ${params.payoutId} not found`);
+      if (!op) throw notFound(`payout ${params.payoutId}`);
       if (op.status !== 'registered' || op.data.step !== 'checked') {
         throw new HttpError(
           409,

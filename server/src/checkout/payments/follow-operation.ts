@@ -3,8 +3,46 @@
  * little longer each time, stop when final or out of time.
  */
 import type { MerchantOperation } from '../../store/index.js';
-import type { Context } from '../context.js';
+import { type Context, inScope } from '../context.js';
+import { finalizeOperation } from '../operations-status.js';
 import { isFinalStatus } from './next-action.js';
+
+export interface PollOptions {
+  /** The client_orderid to ask with; the operation's own by default. */
+  clientOrderId?: string;
+  /**
+   * Only a status of this transaction type counts: a capture or return shares its order's
+   * transaction, whose status may still describe the sale.
+   */
+  transactionType?: string;
+}
+
+/** Asks the gateway for the operation's status once and applies a final one. */
+export async function pollOperation(
+  ctx: Context,
+  operation: MerchantOperation,
+  options: PollOptions = {},
+): Promise<MerchantOperation> {
+  if (isFinalStatus(operation.status) || !operation.gatewayOrderId) return operation;
+  try {
+    const status = await inScope(ctx, { operationId: operation.id }, () =>
+      ctx.gateway.status({
+        client_orderid: options.clientOrderId ?? operation.clientId,
+        orderid: operation.gatewayOrderId as string,
+      }),
+    );
+    if (options.transactionType !== undefined && status.transactionType !== options.transactionType)
+      return operation;
+    if (!isFinalStatus(status.status)) return operation;
+    return await finalizeOperation(ctx, operation, status.status, {
+      reason: status.errorMessage,
+      errorCode: status.errorCode,
+    });
+  } catch (error) {
+    ctx.logger.warn({ err: error, operationId: operation.id }, 'operation status poll failed');
+    return operation;
+  }
+}
 
 /**
  * Polls an operation with a growing pause until it is final or `waitMs` has passed. `poll` asks

@@ -5,6 +5,7 @@
  * pause allows per order, and never while the next step is the browser's.
  */
 import { once } from 'node:events';
+import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { applyStatus } from './apply-status.js';
@@ -54,18 +55,22 @@ function settledForNow(order: Order): boolean {
   );
 }
 
-/** Asks the gateway once (by orderid, or by client_orderid while we have none) and folds it in. */
+/** The gateway's status of an order, by orderid, or by client_orderid while we have none. */
+export function askOrderStatus(ctx: Context, order: Order): Promise<StatusResponse> {
+  return inScope(ctx, { orderId: order.id }, () =>
+    ctx.gateway.status({
+      client_orderid: order.clientOrderId,
+      ...(order.gatewayOrderId ? { orderid: order.gatewayOrderId } : {}),
+    }),
+  );
+}
+
+/** Asks the gateway once and folds the answer in; a failed poll changes nothing. */
 export async function pollOnce(ctx: Context, order: Order): Promise<Order> {
   if (!isPending(order)) return order;
   notePoll(ctx, order.id);
   try {
-    const result = await inScope(ctx, { orderId: order.id }, () =>
-      ctx.gateway.status({
-        client_orderid: order.clientOrderId,
-        ...(order.gatewayOrderId ? { orderid: order.gatewayOrderId } : {}),
-      }),
-    );
-    return forgetIfFinal(ctx, await applyStatus(ctx, order, result));
+    return forgetIfFinal(ctx, await applyStatus(ctx, order, await askOrderStatus(ctx, order)));
   } catch (error) {
     // A failed poll changes nothing: the next turn (or the reconciler) asks again.
     ctx.logger.warn({ err: error, orderId: order.id }, 'status poll failed');

@@ -10,14 +10,11 @@ import { GatewayError } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
-import { HttpError } from '../errors.js';
+import { conflict, HttpError } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
-import { followUntilFinal } from './follow-operation.js';
-import { isFinalStatus } from './next-action.js';
+import { followUntilFinal, pollOperation } from './follow-operation.js';
 
 export type MoneyOpKind = 'capture' | 'void' | 'return';
-
-const conflict = (message: string) => new HttpError(409, 'conflict', message);
 
 /** Refuses what the order's state forbids; answers the amount (minor units) the op moves. */
 export function checkMoneyOp(
@@ -147,37 +144,13 @@ export function followMoneyOp(
   return followUntilFinal(ctx, operation, waitMs, pollMoneyOp);
 }
 
-export async function pollMoneyOp(
+/** One status poll of a money movement: asked by the order's id, counted only for its own type. */
+export function pollMoneyOp(
   ctx: Context,
   operation: MerchantOperation,
 ): Promise<MerchantOperation> {
-  if (isFinalStatus(operation.status) || !operation.gatewayOrderId) return operation;
-  const orderId = String(operation.data.orderId ?? '');
-  try {
-    const status = await inScope(ctx, { operationId: operation.id }, () =>
-      ctx.gateway.status({ client_orderid: orderId, orderid: operation.gatewayOrderId as string }),
-    );
-    if (status.transactionType !== operation.kind || !isFinalStatus(status.status))
-      return operation;
-    return await settleMoneyOp(
-      ctx,
-      operation,
-      status.status,
-      status.errorMessage,
-      status.errorCode,
-    );
-  } catch (error) {
-    ctx.logger.warn({ err: error, operationId: operation.id }, 'operation status poll failed');
-    return operation;
-  }
-}
-
-export function settleMoneyOp(
-  ctx: Context,
-  operation: MerchantOperation,
-  status: string,
-  reason?: string,
-  errorCode?: string,
-): Promise<MerchantOperation> {
-  return finalizeOperation(ctx, operation, status, { reason, errorCode });
+  return pollOperation(ctx, operation, {
+    clientOrderId: String(operation.data.orderId ?? ''),
+    transactionType: operation.kind,
+  });
 }

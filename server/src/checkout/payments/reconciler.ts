@@ -7,19 +7,14 @@
  */
 import { GatewayError } from '../../gateway/index.js';
 import type { Order } from '../../store/index.js';
-import { type Context, inScope } from '../context.js';
+import type { Context } from '../context.js';
 import { applyStatus, finalizeOrder } from './apply-status.js';
+import { askOrderStatus } from './follow.js';
 import { pollMoneyOp } from './money-ops.js';
 
 async function reconcileOrder(ctx: Context, order: Order): Promise<void> {
   try {
-    const result = await inScope(ctx, { orderId: order.id }, () =>
-      ctx.gateway.status({
-        client_orderid: order.clientOrderId,
-        ...(order.gatewayOrderId ? { orderid: order.gatewayOrderId } : {}),
-      }),
-    );
-    await applyStatus(ctx, order, result);
+    await applyStatus(ctx, order, await askOrderStatus(ctx, order));
   } catch (error) {
     if (
       error instanceof GatewayError &&
