@@ -68,10 +68,8 @@ const handlers = {
       customer: { email: 'shopper@example.com' },
       returnUrl: `${window.location.origin}/tools.html`,
     };
-    if (body.kind === 'account-verification') {
-      delete body.amount;
-      delete body.currency;
-    }
+    // A verification charges nothing: no amount, but the currency the card is checked in.
+    if (body.kind === 'account-verification') delete body.amount;
     const { ok, data } = await operation('hosted-form', body);
     if (ok && data.url) window.location.assign(data.url);
   },
