@@ -8,6 +8,7 @@ import { notFound } from '../errors.js';
 import { pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
+import { answerStatus } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
 import {
@@ -120,10 +121,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
           kind,
           amount === undefined ? undefined : toMinorUnits(amount, order.currency),
         );
-        const done = ['approved', 'declined', 'error', 'filtered'].includes(
-          result.operation.status,
-        );
-        res.status(done ? 200 : 202).json({
+        res.status(answerStatus(result.operation)).json({
           order: merchantOrderView(result.order),
           operation: operationView(result.operation),
         });

@@ -3,21 +3,25 @@
  * decisions). Pure: no I/O. The result (without the order view) is stored on the order, so any
  * instance can answer the widget after a restart or behind a load balancer.
  */
+
 import type {
   ChallengeWindowSize,
   NextAction,
   OrderStatus,
 } from '../../../../widget/src/api-types.js';
+import { FINAL_ORDER_STATUSES } from '../../store/index.js';
 
 /** The EMV window for the 3DS Method (spec Limits: 10 seconds, then threeDSCompInd = N). */
 export const METHOD_TIMEOUT_MS = 10_000;
 /** How soon the widget should ask again when there is nothing to do yet. */
 export const WAIT_RETRY_MS = 1_000;
 
-export const FINAL_STATUSES: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
-
 export function isFinalStatus(status: string | null | undefined): status is OrderStatus {
-  return status !== null && status !== undefined && FINAL_STATUSES.includes(status);
+  return (
+    status !== null &&
+    status !== undefined &&
+    (FINAL_ORDER_STATUSES as readonly string[]).includes(status)
+  );
 }
 
 /** The status-response fields that steer the browser, already read from the gateway's answer. */

@@ -16,6 +16,7 @@ import { verifyControl } from '../../signing/index.js';
 import type { Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { finalizeOrder } from '../payments/apply-status.js';
+import { isPending } from '../payments/follow.js';
 import { isFinalStatus } from '../payments/next-action.js';
 import { type AnswerOutcome, submitChallengeAnswer } from '../payments/three-ds.js';
 import { RETURN_PAGE_CSP, renderReturnPage } from './page.js';
@@ -81,7 +82,7 @@ export function returnRouter(ctx: Context): Router {
     order: Order,
     returnUrl: string | null,
   ) => {
-    const finished = !['new', 'processing', 'unknown'].includes(order.status);
+    const finished = !isPending(order);
     const log = ctx.logger.child({ orderId: order.id, requestId: res.locals.requestId });
 
     const status = pick(body, 'status');
