@@ -28,13 +28,6 @@ export async function runOperation(
   call: () => Promise<GatewayResult>,
   options: { follow: boolean; statusAfterCall?: string } = { follow: true },
 ): Promise<MerchantOperation> {
-  if (await ctx.store.operations.getByClientId(input.kind, input.clientId)) {
-    throw new HttpError(
-      409,
-      'conflict',
-      `orderId ${input.clientId} is already used for a ${input.kind}`,
-    );
-  }
   let operation: MerchantOperation;
   try {
     operation = await ctx.store.operations.create({
@@ -45,8 +38,14 @@ export async function runOperation(
       data: { orderId: input.clientId, ...input.data },
     });
   } catch (error) {
-    if (isUniqueViolation(error))
-      throw new HttpError(409, 'conflict', `orderId ${input.clientId} is already used`);
+    // The unique key on (kind, client id) is the check: two requests racing cannot both pass it.
+    if (isUniqueViolation(error)) {
+      throw new HttpError(
+        409,
+        'conflict',
+        `orderId ${input.clientId} is already used for a ${input.kind}`,
+      );
+    }
     throw error;
   }
   let result: GatewayResult;

@@ -6,8 +6,9 @@ import type { Context } from '../context.js';
 import { inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
+import { pollOperation } from '../payments/follow-operation.js';
 import { callbackUrl } from '../payments/pay.js';
-import { answerStatus, followOperation, readOperation, runOperation } from './operation-runner.js';
+import { answerStatus, followOperation, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
 import {
@@ -186,11 +187,9 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
     },
     async ({ params }, _req, res) => {
       const op = await ctx.store.operations.getByClientId('payout', params.payoutId ?? '');
-      if (op?.status === 'registered') {
-        res.json(operationView(op));
-        return;
-      }
-      res.json(operationView(await readOperation(ctx, 'payout', params.payoutId ?? '')));
+      if (!op) throw notFound(`payout ${params.payoutId}`);
+      // A checked payout waits for /pay, not for the gateway: nothing to ask it yet.
+      res.json(operationView(op.status === 'registered' ? op : await pollOperation(ctx, op)));
     },
   );
 }
