@@ -92,20 +92,34 @@ async function devSecrets(dataDir: string): Promise<DevSecrets> {
   return secrets;
 }
 
+/**
+ * Starts a sandbox on 127.0.0.1 with its data in DATA_DIR/sandbox (so a restarted sandbox
+ * remembers its transactions), registers its shutdown, and returns it with its start-up text.
+ */
 async function startSandbox(
   env: Env,
-  port: number,
-  dataDir: string | undefined,
-): Promise<{ sandbox: SandboxApp; server: Server; origin: string }> {
-  const options = sandboxOptionsFromEnv(env);
-  const origin = `http://127.0.0.1:${port}`;
+  config: ServerConfig,
+  stopping: Array<() => Promise<void>>,
+): Promise<{ sandbox: SandboxApp; origin: string; description: string }> {
+  const origin = `http://127.0.0.1:${config.sandboxPort}`;
   const sandbox = await createSandboxApp({
-    ...options,
-    ...(dataDir ? { dataDir } : {}),
+    ...sandboxOptionsFromEnv(env),
+    dataDir: join(config.dataDir, 'sandbox'),
     publicOrigin: origin,
   });
-  const server = await listen(sandbox.app, port, 'SANDBOX_PORT', '127.0.0.1');
-  return { sandbox, server, origin };
+  const server = await listen(sandbox.app, config.sandboxPort, 'SANDBOX_PORT', '127.0.0.1');
+  stopping.push(async () => {
+    await closeGracefully(server);
+    await sandbox.close();
+  });
+  const description = describeSandbox({
+    origin,
+    basePath: sandbox.basePath,
+    merchants: sandbox.merchants,
+    devCredentials: sandbox.devCredentials,
+    devMode: sandbox.sandbox.devMode,
+  });
+  return { sandbox, origin, description };
 }
 
 async function runSandbox(
@@ -113,25 +127,7 @@ async function runSandbox(
   config: ServerConfig,
   stopping: Array<() => Promise<void>>,
 ): Promise<void> {
-  // Kept in the same folder `npm start` uses, so a restarted sandbox remembers its transactions.
-  const { sandbox, server, origin } = await startSandbox(
-    env,
-    config.sandboxPort,
-    join(config.dataDir, 'sandbox'),
-  );
-  stopping.push(async () => {
-    await closeGracefully(server);
-    await sandbox.close();
-  });
-  console.log(
-    describeSandbox({
-      origin,
-      basePath: sandbox.basePath,
-      merchants: sandbox.merchants,
-      devCredentials: sandbox.devCredentials,
-      devMode: sandbox.sandbox.devMode,
-    }),
-  );
+  console.log((await startSandbox(env, config, stopping)).description);
 }
 
 async function runServer(
@@ -148,15 +144,7 @@ async function runServer(
 
   if (!gateway) {
     // No gateway configured: the embedded sandbox with its dev merchant is the gateway.
-    const { sandbox, server, origin } = await startSandbox(
-      {},
-      config.sandboxPort,
-      join(config.dataDir, 'sandbox'),
-    );
-    stopping.push(async () => {
-      await closeGracefully(server);
-      await sandbox.close();
-    });
+    const { sandbox, origin, description } = await startSandbox({}, config, stopping);
     const dev = sandbox.devCredentials;
     if (!dev)
       throw new ConfigError('GATEWAY_URL', 'the embedded sandbox did not create its dev merchant');
@@ -171,13 +159,7 @@ async function runServer(
     merchantApiKey ??= secrets.merchantApiKey;
     jwtSecret ??= secrets.jwtSecret;
     sandboxOrigin = origin;
-    sandboxText = describeSandbox({
-      origin,
-      basePath: sandbox.basePath,
-      merchants: sandbox.merchants,
-      devCredentials: dev,
-      devMode: sandbox.sandbox.devMode,
-    });
+    sandboxText = description;
   }
   if (!merchantApiKey) throw new ConfigError('MERCHANT_API_KEY', 'is required');
   if (!jwtSecret) throw new ConfigError('JWT_SECRET', 'is required');
