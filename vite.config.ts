@@ -2,9 +2,11 @@
 // `npm run build` (scripts/build.mjs) runs it, then writes the ESM build for bundlers and the
 // custom elements manifest. Demo and backend are not built by Vite.
 import { defineConfig } from 'vite';
+import { minifyLiteralsPlugin } from './scripts/minify-literals.mjs';
 
 export default defineConfig({
   publicDir: false,
+  plugins: [minifyLiteralsPlugin()],
   build: {
     outDir: 'dist/cdn',
     emptyOutDir: true,
@@ -18,7 +20,7 @@ export default defineConfig({
     },
     rolldownOptions: {
       // Library mode leaves whitespace in the `es` format; a CDN file is only ever read by browsers.
-      output: { minify: true, comments: { legal: false } },
+      output: { minify: true, comments: { legal: false, annotation: false } },
     },
   },
 });

@@ -10,6 +10,8 @@ export interface DemoOptions {
   /** Base URL of the companion backend's merchant API as this server reaches it. */
   merchantApiUrl: string;
   merchantApiKey: string;
+  /** The shop's public base URL (PUBLIC_URL): return URLs are built from it, never from Host. */
+  shopUrl: string;
   /** Base URL of the sandbox gateway (for its test-card table); absent against a real gateway. */
   sandboxUrl?: string | undefined;
   /** Path of the built CDN file of the widget. */
@@ -22,6 +24,7 @@ const PUBLIC_DIR = new URL('./public/', import.meta.url);
 /** Merchant API calls the page may ask for, each as (method, path template). */
 const OPERATIONS: Record<string, { method: 'GET' | 'POST'; path: string }> = {
   'order-read': { method: 'GET', path: '/v1/orders/:orderId' },
+  'session-expire': { method: 'POST', path: '/v1/checkout-sessions/:sessionId/expire' },
   'order-capture': { method: 'POST', path: '/v1/orders/:orderId/capture' },
   'order-void': { method: 'POST', path: '/v1/orders/:orderId/void' },
   'order-return': { method: 'POST', path: '/v1/orders/:orderId/return' },
@@ -72,7 +75,7 @@ export function createDemoRouter(options: DemoOptions): Router {
   router.post('/demo/api/checkout', (req: Request, res: Response) => {
     const input = (req.body ?? {}) as Record<string, unknown>;
     const orderId = `demo-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-    const returnUrl = new URL(`/?resume=${orderId}`, `${req.protocol}://${req.get('host')}`).href;
+    const returnUrl = new URL(`/?resume=${orderId}`, options.shopUrl).href;
     return relay(
       res,
       merchantApi('POST', '/v1/checkout-sessions', {

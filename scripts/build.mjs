@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm run build`: the widget's three outputs (`--cdn`: the first one only).
+// `npm run build` (and `npm pack`, via prepack): the widget's three outputs, then the backend and
+// its client (`--cdn`: the first one only).
 //   dist/cdn/pay-checkout.js   one minified ES module, Lit bundled (Vite, vite.config.ts)
 //   dist/esm/                  one .js + .d.ts per source file, Lit imported (tsc, widget/tsconfig.build.json)
 //   custom-elements.json       the custom elements manifest (cem analyze, Lit-aware)
+//   dist/node/                 pay-checkout/server and pay-checkout/client: .js + .d.ts (tsc, server/tsconfig.build.json)
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -25,6 +27,10 @@ console.log('== ESM build + types');
 rmSync(join(root, 'dist/esm'), { recursive: true, force: true });
 run(bin('tsc'), ['-p', 'widget/tsconfig.build.json']);
 
+console.log('== pay-checkout/server and pay-checkout/client + types');
+rmSync(join(root, 'dist/node'), { recursive: true, force: true });
+run(bin('tsc'), ['-p', 'server/tsconfig.build.json']);
+
 console.log('== custom-elements.json');
 run(bin('cem'), [
   'analyze',
@@ -43,8 +49,9 @@ const br = brotliCompressSync(cdn, { params: { [constants.BROTLI_PARAM_QUALITY]:
 console.log(`dist/cdn/pay-checkout.js: ${cdn.length} B min, ${gz} B gzip -9, ${br} B brotli`);
 
 /**
- * The analyzer lists Lit's internal reactive state (`_view`, ...) as attributes and reads the
- * generic `this._emit(name, ...)` helper as an event called "name"; neither is public API.
+ * The analyzer lists Lit's internal reactive state (`_view`, ...) as attributes, private `#`
+ * members as members, and reads the generic `this.#emit(name, ...)` helper as an event called
+ * "name"; none of them is public API.
  */
 function tidyManifest(file) {
   // Paths point at the published ESM files, not the TypeScript sources.
@@ -55,8 +62,9 @@ function tidyManifest(file) {
   const manifest = JSON.parse(text);
   for (const mod of manifest.modules ?? []) {
     for (const decl of mod.declarations ?? []) {
-      if (decl.attributes) decl.attributes = decl.attributes.filter((a) => !a.name.startsWith('_'));
-      if (decl.members) decl.members = decl.members.filter((m) => !m.name.startsWith('_'));
+      const isPublic = (x) => !/^[_#]/.test(x.name);
+      if (decl.attributes) decl.attributes = decl.attributes.filter(isPublic);
+      if (decl.members) decl.members = decl.members.filter(isPublic);
       if (decl.events) decl.events = decl.events.filter((e) => e.name?.startsWith('pay-'));
     }
   }

@@ -104,6 +104,8 @@ $('#order-form').addEventListener('submit', async (event) => {
   sessionStorage.setItem(TOKENS, JSON.stringify(saved));
   logStatus(`session created for ${orderId}`);
   mountCheckout({ token, orderId, ...choice });
+  // The order exists from the session's first moment: awaiting-payment until the shopper pays.
+  refreshOrder(orderId);
 });
 
 // Back from a full-page redirect (3-D Secure by redirect, or the hosted form), or reloaded in the
@@ -179,8 +181,13 @@ function fillCard(card) {
 
 // ---- the order and what can be done with it ------------------------------------------------
 
+let orderReads = 0;
+
 async function refreshOrder(orderId) {
+  // Only the latest read is shown: an earlier one answering late must not show an older state.
+  const read = ++orderReads;
   const { ok, data } = await operation('order-read', { orderId });
+  if (read !== orderReads) return;
   if (!ok) {
     $('#order-view').textContent = `Order ${orderId}: ${data?.error?.message ?? 'not found yet'}`;
     return;
@@ -261,6 +268,12 @@ function offeredOperations(order) {
 function renderActions(order) {
   const id = { orderId: order.orderId };
   const buttons = [actionButton('Refresh status', () => operation('order-status', id, {}))];
+  if (order.status === 'awaiting-payment' && order.sessionId) {
+    const session = { sessionId: order.sessionId };
+    buttons.push(
+      actionButton('End the session unpaid', () => operation('session-expire', session, {})),
+    );
+  }
   for (const name of offeredOperations(order)) {
     if (name === 'capture') {
       buttons.push(actionButton('Capture in full', () => operation('order-capture', id, {})));

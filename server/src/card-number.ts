@@ -1,6 +1,7 @@
 /**
  * Facts of a card number, shared by the backend, the store and the sandbox: its brand from the
- * leading digits, as the gateway names brands (`VISA`, ...), and its Luhn check digit.
+ * leading digits, as the gateway names brands (`VISA`, ...), its Luhn check digit, and what of it
+ * may be shown.
  */
 const BRANDS: readonly [brand: string, prefix: RegExp][] = [
   ['VISA', /^4/],
@@ -28,4 +29,15 @@ export function luhnValid(digits: string): boolean {
     sum += digit;
   }
   return sum % 10 === 0;
+}
+
+/**
+ * The card number as it may be shown: PCI DSS allows at most the first six and last four digits.
+ * We also keep at least six digits hidden, so a short number shows fewer leading digits (15: 5 + 4,
+ * 13: 3 + 4, 12: 2 + 4). Six unknown digits with the Luhn check still fit 100,000 numbers; a
+ * 12-digit number shown as six + four would leave about ten candidates.
+ */
+export function maskPan(digits: string): string {
+  const lead = Math.max(0, Math.min(6, digits.length - 4 - 6));
+  return `${digits.slice(0, lead)}${'*'.repeat(digits.length - lead - 4)}${digits.slice(-4)}`;
 }

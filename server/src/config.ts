@@ -4,7 +4,7 @@
  * The rest of the server receives plain typed objects and never looks at process.env.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { PayCheckoutError } from './errors.js';
 
@@ -34,6 +34,36 @@ const port = z.coerce
   .min(0, 'must be a port number')
   .max(65535, 'must be a port number');
 const secret = (min: number) => z.string().min(min, `must be at least ${min} characters`);
+
+/**
+ * This backend's base URL as shoppers' browsers reach it. The return pages the ACS and the gateway
+ * send the shopper to live under it and postMessage the widget from its origin, which the widget
+ * accepts only when it is the origin of its `backend` attribute: so it must be an origin a page
+ * can have, plus at most a path prefix. No query or fragment (every URL is built by appending a
+ * path to it), no user:password (browsers refuse to frame such URLs), not 0.0.0.0 or [::] (where
+ * a server listens, not an address a page is opened at).
+ */
+const publicUrlSchema = httpUrl.transform((value, ctx) => {
+  const url = new URL(value);
+  const problem =
+    url.search || value.includes('?')
+      ? 'a query'
+      : url.hash || value.includes('#')
+        ? 'a fragment'
+        : url.username || url.password
+          ? 'a user name or password'
+          : url.hostname === '0.0.0.0' || url.hostname === '[::]'
+            ? `the host ${url.hostname}, an address to listen on, not one a browser opens`
+            : undefined;
+  if (problem) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be the backend's base URL as shoppers' browsers open it (scheme://host[:port][/path]), not with ${problem}: the return pages reach the widget from its origin`,
+    });
+    return z.NEVER;
+  }
+  return value;
+});
 
 /** Exact origins, comma separated: `https://shop.example,http://localhost:5173`. */
 const origins = z.string().transform((value, ctx) => {
@@ -84,25 +114,50 @@ const trustProxy = z.string().transform((value, ctx): TrustProxy => {
   return list;
 });
 
+/** An address to listen on: an IPv4 or IPv6 address (brackets optional) or a host name. */
+const host = z
+  .string()
+  .trim()
+  .regex(
+    /^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+|[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?)$/,
+    'must be an IP address or a host name',
+  )
+  .transform((value) => value.replace(/^\[(.*)\]$/, '$1'));
+
+/** An explicit yes or no: `1`/`true`/`yes`/`on` or `0`/`false`/`no`/`off`. */
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((value) => /^(1|true|yes|on|0|false|no|off)$/.test(value), 'must be 1 or 0')
+  .transform((value) => /^(1|true|yes|on)$/.test(value));
+
 /** Express's `trust proxy` setting: false (no proxy), a hop count, or trusted addresses. */
 export type TrustProxy = false | number | string[];
+
+/** The numeric merchant endpoint id of the gateway. */
+const endpointId = z.string().regex(/^\d{1,18}$/, 'must be the numeric endpoint id');
+
+/** Exact origins as a list (the options object of library/options.ts), by the same rule. */
+const originList = z
+  .array(z.string())
+  .transform((list) => list.join(','))
+  .pipe(origins);
+
+// The rules the options object of `createPayCheckout` (library/options.ts) shares with the
+// environment variables.
+export { endpointId, httpUrl, LOG_LEVELS, originList, PROXY_TOKEN, publicUrlSchema, secret };
 
 /** Every variable, in the order they are checked (and documented in the README). */
 const envSchema = z.object({
   GATEWAY_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
-  ENDPOINT_ID: z.preprocess(
-    blankToUndefined,
-    z
-      .string()
-      .regex(/^\d{1,18}$/, 'must be the numeric endpoint id')
-      .optional(),
-  ),
+  ENDPOINT_ID: z.preprocess(blankToUndefined, endpointId.optional()),
   MERCHANT_LOGIN: z.preprocess(blankToUndefined, z.string().min(1).optional()),
   MERCHANT_CONTROL_KEY: z.preprocess(blankToUndefined, z.string().min(1).optional()),
   MERCHANT_PRIVATE_KEY_FILE: z.preprocess(blankToUndefined, z.string().optional()),
   MERCHANT_API_KEY: z.preprocess(blankToUndefined, secret(16).optional()),
   JWT_SECRET: z.preprocess(blankToUndefined, secret(32).optional()),
-  PUBLIC_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  PUBLIC_URL: z.preprocess(blankToUndefined, publicUrlSchema.optional()),
   ALLOWED_ORIGINS: z.preprocess(blankToUndefined, origins.optional()),
   DATABASE_URL: z.preprocess(
     blankToUndefined,
@@ -113,6 +168,8 @@ const envSchema = z.object({
   ),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
   PORT: z.preprocess(blankToUndefined, port.default(3000)),
+  HOST: z.preprocess(blankToUndefined, host.optional()),
+  DEMO: z.preprocess(blankToUndefined, flag.default(false)),
   WEBHOOK_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   WEBHOOK_SECRET: z.preprocess(blankToUndefined, secret(16).optional()),
   SANDBOX_PORT: z.preprocess(blankToUndefined, port.default(4000)),
@@ -152,6 +209,10 @@ export interface CheckoutConfig {
 /** What main.ts needs beyond that: where to listen and what to store. */
 export interface ServerConfig {
   port: number;
+  /** HOST, brackets removed; absent: the command's default (see `listenHost`). */
+  host?: string | undefined;
+  /** DEMO=1: `start` may run the demo shop against a real gateway (see `checkDemoAllowed`). */
+  demo: boolean;
   sandboxPort: number;
   databaseUrl?: string | undefined;
   dataDir: string;
@@ -192,6 +253,9 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     for (const name of ['MERCHANT_API_KEY', 'JWT_SECRET', 'PUBLIC_URL'] as const) {
       if (!e[name]) throw new ConfigError(name, 'is required when GATEWAY_URL is set');
     }
+    // Card data and the callback URL travel over these: only TLS, except to this machine.
+    requireHttps('GATEWAY_URL', e.GATEWAY_URL);
+    requireHttps('PUBLIC_URL', e.PUBLIC_URL as string);
     gateway = {
       url: e.GATEWAY_URL,
       endpointId: e.ENDPOINT_ID as string,
@@ -217,6 +281,8 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
   const publicUrl = e.PUBLIC_URL ?? `http://localhost:${e.PORT}`;
   return {
     port: e.PORT,
+    host: e.HOST,
+    demo: e.DEMO,
     sandboxPort: e.SANDBOX_PORT,
     databaseUrl: e.DATABASE_URL,
     dataDir: resolve(cwd, e.DATA_DIR),
@@ -230,6 +296,83 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET as string } : undefined,
     trustProxy: e.TRUST_PROXY ?? false,
   };
+}
+
+/** localhost, 127.0.0.0/8 or [::1] (as `URL.hostname` spells them). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** `when`: the condition that makes TLS required, for the message (empty: always). */
+export function requireHttps(
+  variable: string,
+  url: string,
+  when = ' when GATEWAY_URL is set',
+): void {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'https:' && !isLoopbackHost(parsed.hostname)) {
+    throw new ConfigError(
+      variable,
+      `must be an https: URL${when} (http: only for localhost, 127.0.0.0/8 or [::1])`,
+    );
+  }
+}
+
+export type Command = 'start' | 'server' | 'sandbox';
+
+/**
+ * Where the backend listens: HOST, else 127.0.0.1 for `start` (a demo on a developer's machine)
+ * and every interface for `server` (a deployment, usually behind a load balancer or in a
+ * container whose port is published). `undefined` is Node's "all interfaces".
+ */
+export function listenHost(config: ServerConfig, command: Command): string | undefined {
+  return config.host ?? (command === 'start' ? '127.0.0.1' : undefined);
+}
+
+/**
+ * The backend's PGlite folder, when it has no DATABASE_URL: DATA_DIR/pglite when it runs its own
+ * sandbox (one database for both, schemas `checkout` and `sandbox`), else DATA_DIR/checkout.
+ */
+export function backendPgliteFolder(config: ServerConfig): string {
+  return join(config.dataDir, config.gateway ? 'checkout' : 'pglite');
+}
+
+/**
+ * The PGlite data folder a command opens, or undefined when it opens none: at most one per
+ * process. The sandbox alone keeps DATA_DIR/sandbox; so does an embedded sandbox when the backend
+ * is on PostgreSQL (DATABASE_URL).
+ */
+export function pgliteFolder(config: ServerConfig, command: Command): string | undefined {
+  const sandbox = join(config.dataDir, 'sandbox');
+  if (command === 'sandbox') return config.databaseUrl ? undefined : sandbox;
+  if (config.databaseUrl) return config.gateway ? undefined : sandbox;
+  return backendPgliteFolder(config);
+}
+
+/**
+ * The demo shop relays captures, returns and payouts with the merchant API key to whoever can
+ * reach it, so it runs only under `start`, and against a real gateway only when DEMO=1 asks for
+ * it. Throws a ConfigError naming DEMO otherwise (or PUBLIC_URL, when the demo's widget could not
+ * hear the return pages); returns whether to mount the demo.
+ */
+export function demoAllowed(config: ServerConfig, command: Command): boolean {
+  if (command !== 'start') return false;
+  if (config.gateway && !config.demo) {
+    throw new ConfigError(
+      'DEMO',
+      'not set, and GATEWAY_URL is a real gateway: the demo shop would let anyone who reaches it capture, return and pay out with the merchant API key. Run `npm run server` for the backend alone, or set DEMO=1 to run the demo anyway',
+    );
+  }
+  // The demo page is served at this backend's root and gives its widget the page's own origin as
+  // `backend`: the return pages reach that widget only when PUBLIC_URL is that origin, no path.
+  const path = new URL(config.publicUrl).pathname;
+  if (path !== '/') {
+    throw new ConfigError(
+      'PUBLIC_URL',
+      `must be an origin alone (scheme://host[:port]) with the demo shop, not with the path ${path}: the demo page is served at this backend's root and its widget takes the page's origin as the backend`,
+    );
+  }
+  return true;
 }
 
 /**

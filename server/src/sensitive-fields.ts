@@ -16,12 +16,6 @@ const SENSITIVE_NAMES = new Set([
   'cvc',
   'cvc2',
   'securitycode',
-  'expiremonth',
-  'expireyear',
-  'expmonth',
-  'expyear',
-  'expiry',
-  'expirydate',
   'cardprintedname',
   'cardholder',
   'cardholdername',
@@ -39,10 +33,12 @@ const SENSITIVE_NAMES = new Set([
 const SENSITIVE_PARTS = ['key', 'secret', 'password', 'passwd', 'token'];
 
 /**
- * Endings that mark card data under a prefix (`destination_card_number`, `dest_cvv2`); `pan` only
- * as a whole word, so `japan` or `timespan` stay.
+ * Endings that mark card data under a prefix (`destination_card_number`, `dest_cvv2`, the
+ * gateway's `card-exp-month` / `card-exp-year`); `pan` only as a whole word, so `japan` or
+ * `timespan` stay.
  */
-const SENSITIVE_ENDINGS = /(cardnumber|cardno|cvv2?|cvc2?)$|(^|[-_\s])pan$/;
+const SENSITIVE_ENDINGS =
+  /(cardnumber|cardno|cvv2?|cvc2?|exp(ire)?(month|year)|expiry(date)?)$|(^|[-_\s])pan$/;
 
 function normalise(name: string): string {
   return name.toLowerCase().replace(/[-_\s]/g, '');
@@ -59,8 +55,9 @@ export function isSensitiveFieldName(name: string): boolean {
 }
 
 /**
- * 13 to 19 digits, optionally split by single spaces or dashes: anything that may be a card
- * number. Bounded by "no digit" rather than `\b`, so a PAN glued to letters or `_`
- * (`card_4000000000000002`) is still found, while a longer digit run is not cut into one.
+ * 12 to 19 digits (the lengths the widget and the merchant API accept as a card number),
+ * optionally split by single spaces or dashes: anything that may be a card number. Bounded by "no
+ * digit" rather than `\b`, so a PAN glued to letters or `_` (`card_4000000000000002`) is still
+ * found, while a longer digit run is not cut into one.
  */
-export const PAN_LIKE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
+export const PAN_LIKE = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g;

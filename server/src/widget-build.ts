@@ -1,6 +1,7 @@
 /**
  * The widget's CDN file, built when needed: `npm start` and the end-to-end tests serve
- * dist/cdn/pay-checkout.js, so it must exist and be newer than every widget source.
+ * dist/cdn/pay-checkout.js, so it must exist and be newer than every widget source and the
+ * build's own configuration.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -19,10 +20,18 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
+/** What the CDN build reads besides widget/src (vite.config.ts and its literal minifier). */
+const BUILD_INPUTS = ['vite.config.ts', 'scripts/minify-literals.mjs'];
+
 export function widgetBuildIsStale(root: string): boolean {
   const bundle = widgetBundlePath(root);
   if (!existsSync(bundle)) return true;
-  return newestMtime(join(root, 'widget/src')) > statSync(bundle).mtimeMs;
+  const inputs = BUILD_INPUTS.map((f) => join(root, f)).filter((f) => existsSync(f));
+  const newest = Math.max(
+    newestMtime(join(root, 'widget/src')),
+    ...inputs.map((f) => statSync(f).mtimeMs),
+  );
+  return newest > statSync(bundle).mtimeMs;
 }
 
 /**

@@ -15,6 +15,8 @@ import { type CycleResult, runCycles } from './lib/cycles.js';
 import { httpLoad, type LoadResult } from './lib/http-load.js';
 import { fmt, mib, ratio, table } from './lib/markdown.js';
 import { probePostgres, redact, serverVersion } from './lib/postgres.js';
+import { OTHER, type ProfileSummary, profileDuring, summarizeProfile } from './lib/profile.js';
+import { SERVER_PARTS } from './lib/server-parts.js';
 import { sessionPool } from './lib/session-pool.js';
 import {
   approvedCard,
@@ -44,6 +46,13 @@ export interface EngineResult {
   payCycle: CycleResult & { sessionsMadeInline: number; statuses: Record<string, number> };
   rssAfter: { backend: number; sandbox: number };
   heapUsedAfter: { backend: number; sandbox: number };
+  /** Where the CPU time went: the read and pay runs again, with the profilers on. */
+  profile: {
+    durationS: number;
+    bare: { requests: number; backend: ProfileSummary };
+    read: { requests: number; backend: ProfileSummary };
+    pay: { cycles: number; backend: ProfileSummary; sandbox: ProfileSummary };
+  };
 }
 
 export interface BackendResult {
@@ -92,7 +101,7 @@ async function benchEngine(
     await httpLoad({ ...readSpec, durationS: 1 });
     for (let i = 0; i < 10; i++) await pay((await createSession(backendUrl, merchantApiKey)).token);
     for (const key of Object.keys(statuses)) delete statuses[key];
-    const pool = await sessionPool(backendUrl, merchantApiKey, 40 * options.durationS);
+    const pool = await sessionPool(backendUrl, merchantApiKey, 120 * options.durationS);
 
     const bare = await httpLoad({ ...bareSpec, durationS: options.durationS });
     const created = await httpLoad({ ...createSpec, durationS: options.durationS });
@@ -103,6 +112,27 @@ async function benchEngine(
       options.durationS * 1000,
     );
     const memory = await stack.memory();
+    const payStatuses = { ...statuses };
+
+    // Where the time went: the same read and pay runs once more with each server's CPU profiler
+    // on, after the timed runs, so no figure above was measured under the profiler.
+    const profileS = Math.min(options.durationS, 4);
+    const bareProfile = await profileDuring([backendUrl], () =>
+      httpLoad({ ...bareSpec, durationS: profileS }),
+    );
+    const readProfile = await profileDuring([backendUrl], () =>
+      httpLoad({ ...readSpec, durationS: profileS }),
+    );
+    const profilePool = await sessionPool(backendUrl, merchantApiKey, 120 * profileS);
+    const payProfile = await profileDuring([backendUrl, stack.sandboxUrl], () =>
+      runCycles(async () => pay(await profilePool.take()), options.payConcurrency, profileS * 1000),
+    );
+    const [bareBackend] = bareProfile.profiles;
+    const [readBackend] = readProfile.profiles;
+    const [payBackend, paySandbox] = payProfile.profiles;
+    if (!bareBackend || !readBackend || !payBackend || !paySandbox) {
+      throw new Error('a profile is missing');
+    }
     return {
       engine: engine.name,
       database,
@@ -110,9 +140,25 @@ async function benchEngine(
       bare,
       createSession: created,
       readSession: read,
-      payCycle: { ...cycles, sessionsMadeInline: pool.madeInline, statuses },
+      payCycle: { ...cycles, sessionsMadeInline: pool.madeInline, statuses: payStatuses },
       rssAfter: { backend: memory.backend.rss, sandbox: memory.sandbox.rss },
       heapUsedAfter: { backend: memory.backend.heapUsed, sandbox: memory.sandbox.heapUsed },
+      profile: {
+        durationS: profileS,
+        bare: {
+          requests: bareProfile.result.requests,
+          backend: summarizeProfile(bareBackend, SERVER_PARTS),
+        },
+        read: {
+          requests: readProfile.result.requests,
+          backend: summarizeProfile(readBackend, SERVER_PARTS),
+        },
+        pay: {
+          cycles: payProfile.result.cycles,
+          backend: summarizeProfile(payBackend, SERVER_PARTS),
+          sandbox: summarizeProfile(paySandbox, SERVER_PARTS),
+        },
+      },
     };
   } finally {
     await stack.stop();
@@ -176,6 +222,62 @@ export function backendTable(result: BackendResult): string {
   );
 }
 
+/**
+ * One engine's profiles: each part's share of the busy CPU time and its time per read or per pay
+ * cycle (µs; the profiler's own overhead is in its row, so the figures are a little high).
+ */
+export function profileTable(e: EngineResult): string {
+  const { bare, read, pay } = e.profile;
+  const names = [
+    ...new Set([
+      ...read.backend.parts.map((p) => p.name),
+      ...bare.backend.parts.map((p) => p.name),
+      ...pay.backend.parts.map((p) => p.name),
+      ...pay.sandbox.parts.map((p) => p.name),
+    ]),
+  ].sort((a, b) => (a === OTHER ? 1 : b === OTHER ? -1 : 0));
+  const of = (s: ProfileSummary, name: string) => s.parts.find((p) => p.name === name);
+  const pct = (share: number | undefined) =>
+    share === undefined || share < 0.0005 ? null : `${(share * 100).toFixed(1)} %`;
+  const per = (ms: number | undefined, count: number) =>
+    ms === undefined || count === 0 || ms * 1000 < count ? null : (ms * 1000) / count;
+  const busy = (s: ProfileSummary, count: number) => (count ? (s.busyMs * 1000) / count : null);
+  return table(
+    [
+      'part',
+      'bare: µs per request',
+      'read: share',
+      'read: µs per request',
+      'pay: backend share',
+      'pay: backend µs per cycle',
+      'pay: sandbox share',
+      'pay: sandbox µs per cycle',
+    ],
+    [
+      ...names.map((name) => [
+        name,
+        per(of(bare.backend, name)?.ms, bare.requests),
+        pct(of(read.backend, name)?.share),
+        per(of(read.backend, name)?.ms, read.requests),
+        pct(of(pay.backend, name)?.share),
+        per(of(pay.backend, name)?.ms, pay.cycles),
+        pct(of(pay.sandbox, name)?.share),
+        per(of(pay.sandbox, name)?.ms, pay.cycles),
+      ]),
+      [
+        '**busy CPU, all parts**',
+        busy(bare.backend, bare.requests),
+        '100 %',
+        busy(read.backend, read.requests),
+        '100 %',
+        busy(pay.backend, pay.cycles),
+        '100 %',
+        busy(pay.sandbox, pay.cycles),
+      ],
+    ],
+  );
+}
+
 export function memoryTable(result: BackendResult): string {
   return table(
     ['engine', 'backend RSS after load', 'backend heap used', 'sandbox RSS after load', 'start ms'],
@@ -199,6 +301,8 @@ if (isMain(import.meta.url)) {
   });
   console.log(backendTable(result));
   console.log(memoryTable(result));
+  for (const e of result.engines)
+    console.log(`\n${e.engine}: where the time went\n${profileTable(e)}`);
   for (const line of result.skipped) console.log(`skipped: ${line}`);
   writeJson(result);
 }

@@ -1,19 +1,24 @@
 /**
- * `npm run bench`: widget size, signing, backend, each in its own process (one's JIT state and
- * memory cannot leak into another's figures), then test/bench/RESULTS.md. `--load` also runs the
- * 60 s load test (load.ts), which appends its own section. `--quick` shortens every run (a smoke
- * run; its figures are marked as such).
+ * `npm run bench`: widget size, signing, backend, `npm start` start-up and memory, each in its own
+ * process (one's JIT state and memory cannot leak into another's figures), then
+ * test/bench/RESULTS.md. `--load` also runs the 60 s load test (load.ts), which appends its own
+ * section. `--quick` shortens every run (a smoke run; its figures are marked as such).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BackendResult, backendTable, memoryTable } from './backend.bench.js';
+import { type BrowserResult, browserSection } from './browser.bench.js';
 import { flag } from './lib/cli.js';
 import { machineSection } from './lib/machine-section.js';
 import { table } from './lib/markdown.js';
 import { RESULTS_FILE, writeResults } from './lib/results-file.js';
+import { speedTargets } from './lib/speed-targets.js';
+import { targetsTable } from './lib/targets.js';
+import { whereTheTimeWent } from './lib/where-time-went.js';
 import { type SigningResult, signingTable } from './signing.bench.js';
+import { type StartResult, startTable } from './start-memory.js';
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
 const quick = flag('--quick');
@@ -42,7 +47,15 @@ interface WidgetResult {
   built: boolean;
   budgetGzip: number;
   withinBudget: boolean;
+  targetGzip: number;
+  beforeGzip: number;
+  startGzip: number;
+  withinTarget: boolean;
   cdn: WidgetSizes;
+  contributors: {
+    matchesFile: boolean;
+    rows: { source: string; bytes: number; gzipCost: number }[];
+  };
   esm: WidgetSizes & { files: number; unminifiedBytes: number };
   peers: { name: string; gzip: number }[];
 }
@@ -53,11 +66,15 @@ try {
   const widget = step<WidgetResult>('widget size', [here('./widget-size.mjs')]);
   const signing = step<SigningResult>('signing', ['--import', 'tsx', here('./signing.bench.ts')]);
   const backend = step<BackendResult>('backend', ['--import', 'tsx', here('./backend.bench.ts')]);
+  const browser = step<BrowserResult>('browser', ['--import', 'tsx', here('./browser.bench.ts')]);
+  const startup = step<StartResult>('npm start', ['--import', 'tsx', here('./start-memory.ts')]);
   writeResults(
-    report(header, widget.result, signing.result, backend.result, {
+    report(header, widget.result, signing.result, backend.result, browser.result, startup.result, {
       widget: widget.seconds,
       signing: signing.seconds,
       backend: backend.seconds,
+      browser: browser.seconds,
+      'npm start': startup.seconds,
     }),
   );
   console.log(`\nwrote ${RESULTS_FILE}`);
@@ -77,6 +94,8 @@ function report(
   widget: WidgetResult,
   signing: SigningResult,
   backend: BackendResult,
+  browser: BrowserResult,
+  startup: StartResult,
   seconds: Record<string, number>,
 ): string {
   const b = (n: number) => `${n.toLocaleString('en-US')} B`;
@@ -91,11 +110,16 @@ ${head}
 The machine is shared (2 cores, other engineers run tests on it at the same time): absolute
 figures are noisy. Each comparison is measured in the same run, interleaved where it can be, so
 the ratios are the figures to trust. Wall time: widget ${seconds.widget?.toFixed(0)} s, signing
-${seconds.signing?.toFixed(0)} s, backend ${seconds.backend?.toFixed(0)} s (total ${Object.values(
-    seconds,
-  )
+${seconds.signing?.toFixed(0)} s, backend ${seconds.backend?.toFixed(0)} s, browser ${seconds.browser?.toFixed(0)} s, npm start
+${seconds['npm start']?.toFixed(0)} s (total ${Object.values(seconds)
     .reduce((a, b) => a + b, 0)
     .toFixed(0)} s).
+
+## Targets
+
+The figures issue 14 set a target for, from this run, beside the figure each replaced.
+
+${targetsTable(speedTargets(backend, browser))}
 
 ## 1. Widget size
 
@@ -127,6 +151,26 @@ ${table(
 Budget: at most ${b(widget.budgetGzip)} gzip with Lit: **${widget.withinBudget ? 'within' : 'OVER'}**
 (${((widget.cdn.gzip / widget.budgetGzip) * 100).toFixed(0)} % of it).
 
+Target of issue 14 ("Light and fast"): at most ${b(widget.targetGzip)} gzip with Lit:
+**${b(widget.cdn.gzip)}, ${widget.withinTarget ? 'within' : 'OVER'}**. It replaces ${b(widget.beforeGzip)}, the
+figure of the previous RESULTS.md; when issue 14 began the file built to ${b(widget.startGzip)} (issues
+10-13 had grown the widget since that run).
+
+The ten largest contributors to the CDN file, by source file (read from the source map of the
+same build${widget.contributors.matchesFile ? '' : '; **dist/cdn was older than the sources: rebuild**'}).
+"gzip cost" is how much smaller the gzip -9 file is without that file's bytes: what it really
+costs on the wire, since text that repeats elsewhere compresses away.
+
+${table(
+  ['source', 'min', 'share of min', 'gzip cost'],
+  widget.contributors.rows.map((r) => [
+    r.source,
+    b(r.bytes),
+    `${((r.bytes / widget.cdn.min) * 100).toFixed(1)} %`,
+    b(r.gzipCost),
+  ]),
+)}
+
 ## 2. Signing
 
 Operations per second, one operation = one whole signed request: \`computeControl('sale', …)\`
@@ -157,9 +201,9 @@ backend's root app in the same process and run.
 Set-up choices (public options only): sandbox \`processingDelayMs: ${o.processingDelayMs}\` (the
 emulated gateway's own delay removed, so the cycle is our stack plus the emulator); request logs
 at \`info\` to /dev/null (the logging work is kept); widget rate limits raised through
-\`widgetLimits\` (one load generator on one IP is not a crowd). The real widget sleeps the
-\`retryAfterMs\` of a \`wait\` answer (1000 ms) before \`/widget/next\`; the bench long-polls at
-once, so shopper-perceived time can be up to 1 s longer than the cycle latency here.
+\`widgetLimits\` (one load generator on one IP is not a crowd). Like the bench, the widget
+long-polls \`/widget/next\` at once after the \`wait\` that \`/widget/pay\` answers (it sleeps the
+\`retryAfterMs\` only after a long poll that ended with no news).
 
 ${backendTable(backend)}
 
@@ -168,6 +212,10 @@ PGlite figures include the WASM Postgres heap of each in-process database). "sta
 to both servers ready, including database start and migrations.
 
 ${memoryTable(backend)}
+
+### Where the time went
+
+${whereTheTimeWent(backend)}
 ${backend.skipped.length ? `\nSkipped: ${backend.skipped.join('; ')}.\n` : ''}
 ${backend.engines
   .filter((e) => e.payCycle.sessionsMadeInline > 0 || e.payCycle.firstErrors.length > 0)
@@ -176,5 +224,25 @@ ${backend.engines
       `- ${e.engine}: ${e.payCycle.sessionsMadeInline} pay cycles made their own session (pool ran dry)${e.payCycle.firstErrors.length ? `; first errors: ${e.payCycle.firstErrors.join(' / ')}` : ''}`,
   )
   .join('\n')}
+
+## 4. Click → pay-success in Chromium
+
+${browserSection(browser)}
+
+## 5. \`npm start\`: start-up and memory
+
+test/bench/start-memory.ts. The backend, its embedded sandbox (one shared PGlite) and the demo in
+one process, as \`npm start\` runs them (package.json's command, without npm), on a new temporary
+DATA_DIR, then restarted on the same folder; interleaved with it, the same command without
+\`--liftoff-only\` (V8's default WebAssembly tiers), on a folder of its own. "/readyz 200 after" is from the spawn to the first 200 (polled every 25 ms). Traffic
+between the two readings: the demo page and widget file, ${startup.payments} checkout sessions
+made through the merchant API and paid through the widget API by ${startup.concurrency} concurrent
+shoppers with the sandbox's approved, declined, insufficient-funds and unknown-then-approved
+cards, and five order list reads. RSS is the process's VmRSS (/proc); the first start
+initialises its database in a child process, so "peak with children" is the sampled (100 ms)
+peak of the process and its children together. Targets (issue 14): at most 400 MiB after traffic,
+/readyz within 3 s on an existing folder and 8 s on a new one.
+
+${startTable(startup)}
 `;
 }

@@ -106,12 +106,17 @@ describe('every sandbox scenario, paid on the demo shop', () => {
     assert.equal((await orderOf(page)).status, 'declined');
   });
 
-  test('3ds2-challenge: Escape closes the dialog and the shop says the payment was cancelled', async () => {
+  test('3ds2-challenge: Escape asks first; confirmed, the dialog closes and the shop says cancelled', async () => {
     const page = await pay('3ds2-challenge');
     await challengeFrame(page).getByLabel('One-time code').waitFor();
     await page.keyboard.press('Escape');
+    const dialog = page.getByRole('dialog');
+    // Still open, the bank's page untouched, until the shopper confirms.
+    await dialog.getByRole('button', { name: 'Keep confirming' }).waitFor();
+    assert.equal(await challengeFrame(page).getByLabel('One-time code').isVisible(), true);
+    await dialog.getByRole('button', { name: 'Cancel payment' }).click();
     assert.match(await result(page), /challenge-cancelled/);
-    assert.equal(await page.getByRole('dialog').isVisible(), false);
+    assert.equal(await dialog.isVisible(), false);
   });
 
   test('3ds2-challenge-no-method: compInd U, then the challenge approves', async () => {

@@ -92,8 +92,7 @@ describe('crash proofs: SIGKILL of the real process, restart on the same data', 
         assert.equal(next.status, 200, JSON.stringify(next.body));
         return until(next.body) ? next.body : undefined;
       },
-      ms,
-      0,
+      { timeoutMs: ms, everyMs: 0 },
     );
 
   it('killed between the gateway committing a sale and the backend hearing of it', async () => {
@@ -232,9 +231,10 @@ describe('crash proofs in process: the backend dies, the sandbox lives on', () =
     void new Shopper(dying.url, s.token)
       .call('POST', '/pay', PAY(card('approved').pan))
       .catch(() => {});
-    await waitFor('the order to be claimed', async () =>
-      (await pair.store.orders.getByClientOrderId(s.orderId)) ? true : undefined,
-    );
+    await waitFor('the order to be claimed', async () => {
+      const order = await pair.store.orders.getByClientOrderId(s.orderId);
+      return order?.status === 'new' ? true : undefined;
+    });
     const next = await successor(dying);
     await next.checkout.reconcile(0);
     const order = await merchant(next.url, 'GET', `/v1/orders/${s.orderId}`);

@@ -63,7 +63,13 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
   const refs: string[] = [];
 
   before(async () => {
-    pair = await startPair({}, { widgetLimits: { perIp: 1e9, perSession: 1e9 } });
+    pair = await startPair(
+      {},
+      {
+        widgetLimits: { perIp: 1e9, perSession: 1e9 },
+        publicLimits: { returnPerIp: 1e9, callbacksPerIp: 1e9, failedAuthPerIp: 1e9 },
+      },
+    );
     const { be } = pair;
     // Real things for paths and tokens to point at: an open session, a finished order, and
     // an order waiting on a 3DS challenge.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { brandOf, luhnValid } from '../../server/src/card-number.js';
+import { brandOf, luhnValid, maskPan } from '../../server/src/card-number.js';
 
 test('brands by leading digits, as the gateway names them', () => {
   const cases: [string, string][] = [
@@ -23,5 +23,22 @@ test('Luhn: the check digit of real and test numbers, and nothing but digits', (
   }
   for (const bad of ['4000000000000003', '378282246310006', '', '4000 0000 0000 0002', 'abc']) {
     assert.equal(luhnValid(bad), false, bad);
+  }
+});
+
+test('maskPan: at most first six and last four, and never fewer than six digits hidden', () => {
+  const cases: [string, string][] = [
+    ['4000000000000002', '400000******0002'],
+    ['4000000000000000006', '400000*********0006'],
+    ['378282246310005', '37828******0005'],
+    ['30569309025904', '3056******5904'],
+    ['4222222222222', '422******2222'],
+    ['500000000009', '50******0009'],
+  ];
+  for (const [pan, masked] of cases) {
+    assert.equal(maskPan(pan), masked, pan);
+    const shown = masked.replaceAll('*', '').length;
+    assert.ok(shown <= 10, pan);
+    assert.ok(pan.length - shown >= 6, pan);
   }
 });

@@ -20,6 +20,15 @@ test('the widget build is stale when missing or older than a source, fresh other
     utimesSync(bundle, new Date(2_000_000), new Date(2_000_000));
     assert.equal(widgetBuildIsStale(root), false, 'bundle newer than every source');
 
+    const config = join(root, 'vite.config.ts');
+    writeFileSync(config, 'export default {};');
+    utimesSync(config, new Date(1_500_000), new Date(1_500_000));
+    assert.equal(widgetBuildIsStale(root), false, 'bundle newer than the build config');
+
+    utimesSync(config, new Date(2_500_000), new Date(2_500_000));
+    assert.equal(widgetBuildIsStale(root), true, 'the build config changed after the build');
+
+    utimesSync(config, new Date(1_500_000), new Date(1_500_000));
     utimesSync(source, new Date(3_000_000), new Date(3_000_000));
     assert.equal(widgetBuildIsStale(root), true, 'a source changed after the build');
   } finally {

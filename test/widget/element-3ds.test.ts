@@ -1,7 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { NextAction } from '../../widget/src/api-types.js';
+import { unsafeUrlOf } from '../../widget/src/safe-url.js';
 import { CHALLENGE_TIMEOUT_MS } from '../../widget/src/three-ds/constants.js';
+import { CHALLENGE_POLL_MIN_MS, FALLBACK_AFTER_MS } from '../../widget/src/three-ds/controller.js';
 import {
   FakeBackend,
   finalApproved,
@@ -11,7 +13,14 @@ import {
   sessionView,
 } from './helpers/fake-backend.js';
 import { flush } from './helpers/fake-clock.js';
-import { b64url, nextReturnPosted, receivedBy, waitUntil } from './helpers/frames.js';
+import {
+  b64url,
+  fakeLaunch,
+  nextReturnPosted,
+  pageIn,
+  receivedBy,
+  waitUntil,
+} from './helpers/frames.js';
 import { BACKEND, fillCard, type Mounted, mount, payButton } from './helpers/mount.js';
 
 const ORIGIN = location.origin;
@@ -32,20 +41,48 @@ const CREQ = b64url(
   }),
 );
 
-const challengeAction = (
-  over: Partial<Extract<NextAction, { action: 'challenge' }>> = {},
-): NextAction => ({
-  action: 'challenge',
+type Challenge = Extract<NextAction, { action: 'challenge' }>;
+const challengeAction = (over: Partial<Challenge> = {}): Challenge => {
+  const a = {
+    action: 'challenge',
+    order: order(),
+    acsUrl: `${ORIGIN}/fake-acs/challenge?return=${encodeURIComponent(returnUrl('challenge-complete'))}`,
+    creq: CREQ,
+    threeDSSessionData: 'c2Vzcy1kYXRhLTE',
+    challengeWindowSize: '02',
+    ...over,
+  } as const;
+  const launchUrl =
+    over.launchUrl ?? fakeLaunch(a.acsUrl, { creq: a.creq, threeDSSessionData: 'c2Vzcy1kYXRhLTE' });
+  return { ...a, launchUrl };
+};
+const threeDs1Action = (acsUrl: string, md = 'md-123'): NextAction => ({
+  action: '3ds1',
   order: order(),
-  acsUrl: `${ORIGIN}/fake-acs/challenge?return=${encodeURIComponent(returnUrl('challenge-complete'))}`,
-  creq: CREQ,
-  threeDSSessionData: 'c2Vzcy1kYXRhLTE',
-  challengeWindowSize: '02',
-  ...over,
+  acsUrl,
+  paReq: 'eJxVUttygjAQ',
+  md,
+  termUrl: returnUrl('challenge-complete'),
+  launchUrl: fakeLaunch(acsUrl, {
+    PaReq: 'eJxVUttygjAQ',
+    MD: md,
+    TermUrl: returnUrl('challenge-complete'),
+  }),
 });
+const methodAction = (methodUrl: string): NextAction => ({
+  action: 'method',
+  order: order(),
+  methodUrl,
+  methodData,
+  launchUrl: fakeLaunch(methodUrl, { threeDSMethodData: methodData }),
+  timeoutMs: 10_000,
+});
+/** A long poll that has nothing new yet: the backend holds it. */
+const HELD = () => new Promise<never>(() => {});
 
 let m: Mounted | undefined;
 afterEach(async () => {
+  sessionStorage.clear();
   m?.stop();
   m?.el.remove();
   await setViewport({ width: 800, height: 600 });
@@ -54,6 +91,9 @@ afterEach(async () => {
 async function payWith(first: NextAction, attrs: Record<string, string> = {}): Promise<Mounted> {
   m = await mount({ attrs });
   m.backend.on('POST /widget/pay', { json: first });
+  // While a challenge is open the widget long-polls the backend: first a poll the backend holds.
+  const opens = ['challenge', '3ds1', 'html'].includes(first.action) && !unsafeUrlOf(first);
+  if (opens && attrs.challenge !== 'redirect') m.backend.on('GET /widget/next', HELD);
   await fillCard(m);
   payButton(m).click();
   return m;
@@ -67,13 +107,7 @@ const browserOf = (mm: Mounted) =>
 describe('3DS Method', () => {
   it('posts threeDSMethodData in a hidden frame and reports Y when the notification page posts back', async () => {
     const returned = nextReturnPosted();
-    await payWith({
-      action: 'method',
-      order: order(),
-      methodUrl: `${ORIGIN}/fake-acs/method`,
-      methodData,
-      timeoutMs: 10_000,
-    });
+    await payWith(methodAction(`${ORIGIN}/fake-acs/method`));
     m!.backend.on('POST /widget/method-result', { json: finalApproved() });
     await m!.until('pay-3ds-method');
     const hidden = m!.$<HTMLIFrameElement>('.method-host iframe');
@@ -104,13 +138,7 @@ describe('3DS Method', () => {
   });
 
   it('reports N when 10 s pass without notification (fake clock)', async () => {
-    await payWith({
-      action: 'method',
-      order: order(),
-      methodUrl: `${ORIGIN}/fake-acs/method-silent`,
-      methodData,
-      timeoutMs: 10_000,
-    });
+    await payWith(methodAction(`${ORIGIN}/fake-acs/method-silent`));
     m!.backend.on('POST /widget/method-result', { json: finalApproved() });
     await m!.until('pay-3ds-method');
     await receivedBy(m!.$<HTMLIFrameElement>('.method-host iframe'), 'ACS method (never notifies)');
@@ -159,9 +187,13 @@ describe('3DS 2 challenge', () => {
     expect(m!.root.getElementById(dlg.getAttribute('aria-labelledby')!)!.textContent).to.equal(
       'Confirm the payment with your bank',
     );
-    expect(dlg.contains(m!.root.activeElement)).to.equal(true);
+    // Focus is in the dialog, on its heading (not on the destructive ✕).
+    expect(m!.root.activeElement?.id).to.equal('dlg-title');
     const f = frame(m!);
-    expect(f.getAttribute('allow')).to.equal('payment *; publickey-credentials-get *');
+    expect(f.getAttribute('src')).to.equal(challengeAction().launchUrl);
+    expect(f.getAttribute('allow')).to.equal(
+      'payment *; publickey-credentials-get *; publickey-credentials-create *',
+    );
     expect(f.style.width).to.equal('390px');
     expect(f.style.height).to.equal('400px');
     expect(m!.of('pay-challenge')).to.deep.equal([
@@ -170,19 +202,21 @@ describe('3DS 2 challenge', () => {
     const received = await receivedBy(f, 'ACS challenge');
     expect(received).to.deep.equal({ creq: CREQ, threeDSSessionData: 'c2Vzcy1kYXRhLTE' });
     const returned = nextReturnPosted();
-    f.contentDocument!.getElementById('go')!.click();
+    pageIn(f, 'ACS challenge')!.getElementById('go')!.click();
     const { data } = await returned;
     expect(data.received).to.deep.equal({
       cres: b64url('{"transStatus":"Y"}'),
       threeDSSessionData: 'c2Vzcy1kYXRhLTE',
     });
-    await m!.backend.waitFor('GET /widget/next');
+    await m!.backend.waitFor('GET /widget/next', 2);
     await m!.el.updateComplete;
     expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'complete' });
     expect(dlg.open).to.equal(false);
     // Focus came back to the (still busy) Pay button.
-    expect(m!.root.activeElement).to.equal(payButton(m!));
+    expect(m!.root.activeElement === payButton(m!)).to.equal(true);
+    // The poll held while the frame was open, then the follow-up after the message.
     expect(m!.backend.requests('GET /widget/next').map((r) => r.path)).to.deep.equal([
+      '/widget/next?wait=20',
       '/widget/next?wait=20',
     ]);
     releaseNext();
@@ -225,13 +259,20 @@ describe('3DS 2 challenge', () => {
 
   it('is cancelled with Escape: POST /widget/cancel, pay-error challenge-cancelled, and says so', async () => {
     await payWith(challengeAction());
-    m!.backend.on('POST /widget/cancel', {
-      json: { action: 'final', order: order({ status: 'declined', reason: 'Cancelled' }) },
-    });
+    // The gateway has not decided: the shopper's cancel is what the shop shows.
+    m!.backend.on('POST /widget/cancel', { json: { action: 'final', order: order() } });
     await m!.until('pay-challenge');
     await receivedBy(frame(m!), 'ACS challenge');
     dialog(m!).querySelector<HTMLButtonElement>('.close')!.focus();
     await sendKeys({ press: 'Escape' });
+    // Asked first: nothing cancelled yet, focus on the safe choice, the bank's frame still there.
+    await m!.el.updateComplete;
+    await flush();
+    expect(m!.root.activeElement?.className).to.equal('keep');
+    expect(dialog(m!).open).to.equal(true);
+    expect(frame(m!)).to.not.equal(null);
+    expect(m!.backend.requests('POST /widget/cancel')).to.have.length(0);
+    dialog(m!).querySelector<HTMLButtonElement>('.stop')!.click();
     await m!.until('pay-error');
     await m!.el.updateComplete;
     expect(m!.backend.requests('POST /widget/cancel').map((r) => r.body)).to.deep.equal([
@@ -257,17 +298,25 @@ describe('3DS 2 challenge', () => {
     m!.backend.on('POST /widget/cancel', { json: finalApproved() });
     await m!.until('pay-challenge');
     dialog(m!).querySelector<HTMLButtonElement>('.close')!.click();
+    await m!.el.updateComplete;
+    // "Keep confirming" goes back to the bank's page; asked again, the shopper confirms.
+    dialog(m!).querySelector<HTMLButtonElement>('.keep')!.click();
+    await m!.el.updateComplete;
+    expect(dialog(m!).querySelector('.keep')).to.equal(null);
+    expect(m!.backend.requests('POST /widget/cancel')).to.have.length(0);
+    dialog(m!).querySelector<HTMLButtonElement>('.close')!.click();
+    await m!.el.updateComplete;
+    dialog(m!).querySelector<HTMLButtonElement>('.stop')!.click();
     await m!.until('pay-success');
     expect(m!.of('pay-error')).to.have.length(0);
   });
 
   it('gives up after the challenge timeout: cancel as shopper-left, pay-error three-ds-timeout', async () => {
     await payWith(challengeAction());
-    m!.backend.on('POST /widget/cancel', {
-      json: { action: 'final', order: order({ status: 'declined' }) },
-    });
+    // The gateway has not decided yet: the widget says it took too long.
+    m!.backend.on('POST /widget/cancel', { json: { action: 'final', order: order() } });
     await m!.until('pay-challenge');
-    expect(m!.clock.pending()).to.deep.equal([CHALLENGE_TIMEOUT_MS]);
+    expect(m!.clock.pending()).to.deep.equal([FALLBACK_AFTER_MS, CHALLENGE_TIMEOUT_MS]);
     await m!.clock.tick(CHALLENGE_TIMEOUT_MS);
     await m!.until('pay-error');
     expect(m!.backend.requests('POST /widget/cancel')[0]!.body).to.deep.equal({
@@ -321,7 +370,8 @@ describe('3DS 2 challenge', () => {
     await flush(5);
     expect(dialog(m!).open).to.equal(true);
     expect(m!.of('pay-challenge')).to.have.length(1);
-    expect(m!.backend.requests('GET /widget/next')).to.have.length(0);
+    // Only the long poll the backend holds.
+    expect(m!.backend.requests('GET /widget/next')).to.have.length(1);
     // The right message (as JSON text, which is tolerated) moves on.
     m!.backend.on('GET /widget/next', { json: finalApproved() });
     window.postMessage(
@@ -348,7 +398,9 @@ describe('3DS 2 challenge', () => {
 
   it('keeps 250x400 (01) on a phone', async () => {
     await setViewport({ width: 375, height: 700 });
-    await payWith(challengeAction({ challengeWindowSize: '01' }));
+    // The 3DS Server chose 01 (in the CReq): it fits a phone, so it stays.
+    const creq = b64url(JSON.stringify({ messageType: 'CReq', challengeWindowSize: '01' }));
+    await payWith(challengeAction({ challengeWindowSize: '01', creq }));
     await m!.until('pay-challenge');
     expect(frame(m!).style.width).to.equal('250px');
     expect(frame(m!).style.height).to.equal('400px');
@@ -357,14 +409,7 @@ describe('3DS 2 challenge', () => {
 
 describe('3DS 1.0.2 and gateway pages', () => {
   it('posts PaReq, MD and TermUrl into the frame; PaRes comes back through the return page', async () => {
-    await payWith({
-      action: '3ds1',
-      order: order(),
-      acsUrl: `${ORIGIN}/fake-acs/3ds1`,
-      paReq: 'eJxVUttygjAQ',
-      md: 'md-123',
-      termUrl: returnUrl('challenge-complete'),
-    });
+    await payWith(threeDs1Action(`${ORIGIN}/fake-acs/3ds1`));
     m!.backend.on('GET /widget/next', { json: finalApproved() });
     await m!.until('pay-challenge');
     expect(m!.of('pay-challenge')[0]).to.deep.equal({
@@ -379,18 +424,16 @@ describe('3DS 1.0.2 and gateway pages', () => {
       TermUrl: returnUrl('challenge-complete'),
     });
     const returned = nextReturnPosted();
-    frame(m!).contentDocument!.getElementById('go')!.click();
+    pageIn(frame(m!), 'ACS 3-D Secure 1.0.2')!.getElementById('go')!.click();
     expect((await returned).data.received).to.deep.equal({ PaRes: 'fake-pares', MD: 'md-123' });
     await m!.until('pay-success');
   });
 
-  it('shows a gateway html page in the frame and follows it to the end', async () => {
+  it('frames the launcher, which frames the backend page serving a gateway html (never srcdoc), to the end', async () => {
     const acs = `${ORIGIN}/fake-acs/challenge?auto=Y&return=${encodeURIComponent(returnUrl('final'))}`;
-    await payWith({
-      action: 'html',
-      order: order(),
-      html: `<form method="POST" action="${acs}"><input type="hidden" name="creq" value="from-gateway"></form><script>document.forms[0].submit()</script>`,
-    });
+    const url = `${BACKEND}/gateway-page/${ORDER_ID}?acs=${encodeURIComponent(acs)}`;
+    const launchUrl = fakeLaunch(null, {}, url);
+    await payWith({ action: 'html', order: order(), url, launchUrl });
     m!.backend.on('GET /widget/next', { json: finalApproved() });
     await m!.until('pay-challenge');
     expect(m!.of('pay-challenge')[0]).to.deep.equal({
@@ -398,8 +441,23 @@ describe('3DS 1.0.2 and gateway pages', () => {
       version: 'html',
       windowSize: '02',
     });
+    expect(frame(m!).getAttribute('src')).to.equal(launchUrl);
+    expect(frame(m!).hasAttribute('srcdoc')).to.equal(false);
+    // The page's own form reached the ACS inside the frame.
+    expect(await receivedBy(frame(m!), 'ACS challenge')).to.deep.equal({ creq: 'from-gateway' });
     await m!.until('pay-success');
     expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'complete' });
+    expect(m!.navigations).to.deep.equal([]);
+  });
+
+  it('challenge="redirect" opens the launcher (then the gateway page) at the top level', async () => {
+    const url = `${BACKEND}/gateway-page/${ORDER_ID}`;
+    const launchUrl = fakeLaunch(null, {}, url);
+    await payWith({ action: 'html', order: order(), url, launchUrl }, { challenge: 'redirect' });
+    await m!.until('pay-redirect');
+    expect(m!.of('pay-redirect')).to.deep.equal([{ url: launchUrl, reason: 'challenge' }]);
+    expect(m!.navigations).to.deep.equal([launchUrl]);
+    expect(m!.of('pay-challenge')).to.have.length(0);
   });
 
   it('follows a gateway redirect at the top level', async () => {
@@ -413,59 +471,36 @@ describe('3DS 1.0.2 and gateway pages', () => {
 });
 
 describe('redirect mode and resume', () => {
-  it('challenge="redirect" posts the creq form at the top level, no dialog', async () => {
+  it('challenge="redirect" sends the page to the launcher, which posts the creq; no dialog', async () => {
     await payWith(challengeAction(), { challenge: 'redirect' });
     await m!.until('pay-redirect');
-    expect(m!.topForms).to.deep.equal([
-      {
-        action:
-          challengeAction().action === 'challenge'
-            ? (challengeAction() as { acsUrl: string }).acsUrl
-            : '',
-        target: '_top',
-        method: 'post',
-        fields: { creq: CREQ, threeDSSessionData: 'c2Vzcy1kYXRhLTE' },
-      },
-    ]);
-    expect(m!.of('pay-redirect')).to.deep.equal([
-      { url: (challengeAction() as { acsUrl: string }).acsUrl, reason: 'challenge' },
-    ]);
+    const { launchUrl } = challengeAction();
+    expect(m!.navigations).to.deep.equal([launchUrl]);
+    expect(m!.of('pay-redirect')).to.deep.equal([{ url: launchUrl, reason: 'challenge' }]);
     expect(m!.of('pay-challenge')).to.have.length(0);
     expect(dialog(m!).open).to.equal(false);
+    // EMV: a full-page challenge asks for a full window.
+    expect((browserOf(m!) as { challengeWindowSize: string }).challengeWindowSize).to.equal('05');
     // The page leaves with no card data in its inputs.
     const values = [...m!.el.shadowRoot!.querySelectorAll('input')].map((i) => i.value);
     expect(values).to.have.length(4);
     expect(values).to.deep.equal(['', '', '', '']);
   });
 
-  it('3DS 1.0.2 in redirect mode posts PaReq, MD, TermUrl at the top level', async () => {
-    await payWith(
-      {
-        action: '3ds1',
-        order: order(),
-        acsUrl: 'https://acs.example/pareq',
-        paReq: 'PR',
-        md: '',
-        termUrl: returnUrl('challenge-complete'),
-      },
-      { challenge: 'redirect' },
-    );
+  it('3DS 1.0.2 in redirect mode goes to its launcher at the top level', async () => {
+    const a = threeDs1Action('https://acs.example/pareq', '');
+    await payWith(a, { challenge: 'redirect' });
     await m!.until('pay-redirect');
-    expect(m!.topForms[0]).to.deep.equal({
-      action: 'https://acs.example/pareq',
-      target: '_top',
-      method: 'post',
-      fields: { PaReq: 'PR', MD: '', TermUrl: returnUrl('challenge-complete') },
-    });
+    expect(m!.navigations).to.deep.equal([(a as { launchUrl: string }).launchUrl]);
   });
 
-  it('falls back to the top level when the page CSP blocks the frame', async () => {
-    const a = challengeAction({ acsUrl: 'https://acs.blocked.example/challenge' });
+  it('goes on at the top level when the page CSP blocks the launcher frame', async () => {
+    const a = challengeAction();
     await payWith(a);
     await m!.until('pay-challenge');
     document.dispatchEvent(
       new SecurityPolicyViolationEvent('securitypolicyviolation', {
-        blockedURI: 'https://acs.blocked.example/challenge',
+        blockedURI: a.launchUrl,
         violatedDirective: 'frame-src',
         effectiveDirective: 'frame-src',
         originalPolicy: "frame-src 'self'",
@@ -476,21 +511,93 @@ describe('redirect mode and resume', () => {
     );
     await m!.until('pay-redirect');
     expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'redirect' });
-    expect(m!.topForms.map((f) => [f.action, f.target])).to.deep.equal([
-      ['https://acs.blocked.example/challenge', '_top'],
-    ]);
+    expect(m!.navigations).to.deep.equal([a.launchUrl]);
     expect(dialog(m!).open).to.equal(false);
   });
 
-  it('the "continue in this window" link switches to the top level', async () => {
+  it('the "continue in this window" button shows after 10 s and switches to the top level', async () => {
     await payWith(challengeAction());
     await m!.until('pay-challenge');
-    m!.$<HTMLAnchorElement>('dialog .fallback').click();
+    expect(m!.root.querySelector('dialog .fallback')).to.equal(null);
+    await m!.clock.tick(FALLBACK_AFTER_MS);
+    await m!.el.updateComplete;
+    m!.$<HTMLButtonElement>('dialog button.fallback').click();
     await m!.until('pay-redirect');
-    expect(m!.topForms[0]!.fields).to.deep.equal({
-      creq: CREQ,
-      threeDSSessionData: 'c2Vzcy1kYXRhLTE',
+    expect(m!.navigations).to.deep.equal([challengeAction().launchUrl]);
+  });
+
+  it('a reload mid-challenge never posts the used CReq again: the dialog says the bank page closed and polls', async () => {
+    const a = challengeAction();
+    sessionStorage.setItem('pay-checkout:launched', JSON.stringify([a.launchUrl]));
+    const backendFake = new FakeBackend()
+      .on('GET /widget/session', { json: sessionView({ state: 'paying', order: order() }) })
+      .on('GET /widget/next', { json: a }, { json: a }, { json: finalApproved() });
+    m = await mount({ backend: backendFake, ready: false });
+    await m.backend.waitFor('GET /widget/next', 2);
+    await m.el.updateComplete;
+    await flush();
+    expect(dialog(m).open).to.equal(true);
+    expect(dialog(m).querySelector('iframe')).to.equal(null);
+    expect(dialog(m).querySelector('.resumed')!.textContent).to.equal(
+      'Your bank’s page was closed. If you confirmed the payment there, it completes in a moment.',
+    );
+    expect(m.of('pay-challenge')).to.deep.equal([]);
+    // The same challenge again: the next poll comes 2 s later, not at once.
+    await waitUntil(() => m!.clock.pending().includes(CHALLENGE_POLL_MIN_MS), 'the poll pause');
+    await m.clock.tick(CHALLENGE_POLL_MIN_MS);
+    await m.until('pay-success');
+    expect(dialog(m).open).to.equal(false);
+    expect(m.navigations).to.deep.equal([]);
+  });
+
+  it('redirect mode: back from the bank, the shopper is not sent to the bank again', async () => {
+    const a = challengeAction();
+    sessionStorage.setItem('pay-checkout:launched', JSON.stringify([a.launchUrl]));
+    const backendFake = new FakeBackend()
+      .on('GET /widget/session', { json: sessionView({ state: 'paying', order: order() }) })
+      .on('GET /widget/next', { json: a }, HELD);
+    m = await mount({ backend: backendFake, ready: false, attrs: { challenge: 'redirect' } });
+    await m.backend.waitFor('GET /widget/next', 2);
+    await m.el.updateComplete;
+    expect(m.navigations).to.deep.equal([]);
+    expect(dialog(m).querySelector('.resumed')).to.not.equal(null);
+  });
+
+  it('a lost return message: the long poll alongside the challenge ends it', async () => {
+    m = await mount();
+    m.backend.on('POST /widget/pay', { json: challengeAction() });
+    m.backend.on('GET /widget/next', { json: finalApproved() });
+    await fillCard(m);
+    payButton(m).click();
+    await m.until('pay-success');
+    expect(m.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'complete' });
+    expect(dialog(m).open).to.equal(false);
+  });
+
+  it('back from the back/forward cache (pageshow persisted), asks the backend again', async () => {
+    await payWith(challengeAction(), { challenge: 'redirect' });
+    await m!.until('pay-redirect');
+    m!.backend.on('GET /widget/session', {
+      json: sessionView({ state: 'completed', order: order({ status: 'approved' }) }),
     });
+    m!.backend.on('GET /widget/next', { json: finalApproved() });
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await m!.until('pay-success');
+    expect(m!.backend.requests('GET /widget/session')).to.have.length(2);
+  });
+
+  it('sizes the frame from the CReq when the 3DS Server chose a size', async () => {
+    const creq = b64url(
+      JSON.stringify({ messageType: 'CReq', acsTransID: 'a', challengeWindowSize: '04' }),
+    );
+    await payWith(challengeAction({ creq }));
+    await m!.until('pay-challenge');
+    expect(m!.of('pay-challenge')[0]).to.deep.equal({
+      phase: 'open',
+      version: '2',
+      windowSize: '04',
+    });
+    expect([frame(m!).style.width, frame(m!).style.height]).to.deep.equal(['600px', '400px']);
   });
 
   it('resumes a paying session on return: GET /widget/next, waits, then ends', async () => {
@@ -613,13 +720,7 @@ describe('network and clean-up', () => {
       return origRemove.call(this, type, fn, o);
     } as typeof window.removeEventListener;
     try {
-      await payWith({
-        action: 'method',
-        order: order(),
-        methodUrl: `${ORIGIN}/fake-acs/method-silent`,
-        methodData,
-        timeoutMs: 10_000,
-      });
+      await payWith(methodAction(`${ORIGIN}/fake-acs/method-silent`));
       await m!.until('pay-3ds-method');
       expect(m!.root.querySelectorAll('.method-host iframe')).to.have.length(1);
       expect(m!.clock.pending()).to.deep.equal([10_000]);
@@ -627,7 +728,6 @@ describe('network and clean-up', () => {
       el.remove();
       await flush();
       expect(el.shadowRoot!.querySelectorAll('iframe')).to.have.length(0);
-      expect(el.shadowRoot!.querySelectorAll('form[target^="pay-3ds"]')).to.have.length(0);
       expect(m!.clock.pending()).to.deep.equal([]);
       expect(removed.length).to.be.greaterThan(0);
       expect(added.every((fn) => removed.includes(fn))).to.equal(true);
@@ -654,5 +754,110 @@ describe('network and clean-up', () => {
       () => el.shadowRoot!.querySelector('dialog iframe') === null,
       'challenge frame removed',
     );
+  });
+});
+
+describe('URLs that are not https', () => {
+  const pwned = () => (window as unknown as { __pwned?: number }).__pwned;
+  const JS = 'javascript:window.__pwned=1//';
+
+  /** Nothing was navigated, posted or framed, and no script of the URL ran. */
+  const nothingFollowed = (mm: Mounted) => {
+    expect(mm.navigations).to.deep.equal([]);
+    expect(mm.of('pay-redirect')).to.deep.equal([]);
+    expect(mm.of('pay-challenge')).to.deep.equal([]);
+    expect(dialog(mm).open).to.equal(false);
+    expect(mm.root.querySelectorAll('iframe')).to.have.length(0);
+    expect(pwned()).to.equal(undefined);
+  };
+
+  /** The element keeps following the order: after the pause it asks again and ends approved. */
+  const keepsFollowing = async (mm: Mounted) => {
+    expect(mm.backend.requests('GET /widget/next')).to.have.length(0);
+    await mm.clock.tick(1000);
+    await mm.until('pay-success');
+    expect(mm.backend.requests('GET /widget/next')).to.have.length(1);
+  };
+
+  const cases: [string, NextAction, Record<string, string>][] = [
+    ['a javascript: acsUrl', challengeAction({ acsUrl: JS }), {}],
+    [
+      'a javascript: acsUrl in redirect mode',
+      challengeAction({ acsUrl: JS }),
+      { challenge: 'redirect' },
+    ],
+    [
+      'a data: 3DS 1.0.2 acsUrl',
+      threeDs1Action('data:text/html,<script>parent.__pwned=1</script>'),
+      {},
+    ],
+    [
+      'a javascript: method URL',
+      { action: 'method', order: order(), methodUrl: JS, methodData, timeoutMs: 10_000 },
+      {},
+    ],
+    ['a javascript: redirect url', { action: 'redirect', order: order(), url: JS }, {}],
+    [
+      'an http: redirect url to another host',
+      { action: 'redirect', order: order(), url: 'http://evil.example/' },
+      {},
+    ],
+    [
+      'a javascript: gateway page url',
+      { action: 'html', order: order(), url: JS, launchUrl: fakeLaunch(null, {}, JS) },
+      {},
+    ],
+    ['a javascript: launcher url', challengeAction({ launchUrl: JS }), {}],
+  ];
+  for (const [name, action, attrs] of cases) {
+    it(`refuses ${name} with pay-error unsafe-url, follows nothing, keeps following the order`, async () => {
+      await payWith(action, attrs);
+      m!.backend.on('GET /widget/next', { json: finalApproved() });
+      await m!.until('pay-error');
+      await flush();
+      expect(m!.of('pay-error')).to.deep.equal([
+        {
+          code: 'unsafe-url',
+          message: `Refused to follow a ${action.action} URL that is not https`,
+        },
+      ]);
+      nothingFollowed(m!);
+      expect(m!.backend.requests('POST /widget/method-result')).to.have.length(0);
+      await keepsFollowing(m!);
+      nothingFollowed(m!);
+    });
+  }
+
+  it('refuses a hosted form url to a plain-http host', async () => {
+    m = await mount({ attrs: { mode: 'hosted' } });
+    m.backend.on('POST /widget/hosted', {
+      json: { action: 'redirect', order: order(), url: 'http://evil.example/hpp' },
+    });
+    m.backend.on('GET /widget/next', { json: finalApproved() });
+    payButton(m).click();
+    await m.until('pay-error');
+    expect((m.of('pay-error')[0] as { code: string }).code).to.equal('unsafe-url');
+    nothingFollowed(m);
+    await keepsFollowing(m);
+  });
+
+  it('reports a URL once while the backend keeps answering it, and follows the honest answer', async () => {
+    const bad = challengeAction({ acsUrl: JS });
+    await payWith(bad);
+    m!.backend.on('GET /widget/next', { json: bad }, { json: challengeAction() });
+    await m!.until('pay-error');
+    await m!.clock.tick(1000);
+    await m!.backend.waitFor('GET /widget/next');
+    await flush();
+    await m!.clock.tick(1000);
+    await m!.until('pay-challenge');
+    // Two follows, then the long poll alongside the open challenge.
+    expect(m!.backend.requests('GET /widget/next')).to.have.length(3);
+    expect(m!.of('pay-error')).to.have.length(1);
+    expect(await receivedBy(frame(m!), 'ACS challenge')).to.deep.equal({
+      creq: CREQ,
+      threeDSSessionData: 'c2Vzcy1kYXRhLTE',
+    });
+    expect(pwned()).to.equal(undefined);
   });
 });

@@ -23,7 +23,7 @@ describe('<pay-checkout> form', () => {
     m = await mount();
     const [req] = m.backend.requests('GET /widget/session');
     expect(req!.headers.authorization).to.equal('Bearer tok-123');
-    expect(req!.headers.accept).to.equal('application/json');
+    expect(req!.headers.accept).to.equal(undefined);
     expect(m.of('pay-ready')).to.deep.equal([
       { orderId: 'order-1042', amount: '10.42', currency: 'EUR', mode: 'direct' },
     ]);
@@ -426,5 +426,35 @@ describe('<pay-checkout> form', () => {
       { url: 'https://gateway.example/hpp/abc', reason: 'hosted' },
     ]);
     expect(m.navigations).to.deep.equal(['https://gateway.example/hpp/abc']);
+  });
+
+  it("follows the session's modes: a hosted-only session gets the hosted button, not the card form", async () => {
+    const backend = new FakeBackend().on('GET /widget/session', {
+      json: sessionView({ modes: ['hosted'] }),
+    });
+    backend.on('POST /widget/hosted', {
+      json: { action: 'redirect', order: order(), url: 'https://gateway.example/hpp/abc' },
+    });
+    m = await mount({ backend, attrs: { mode: 'direct' } });
+    expect(m.root.querySelector('input')).to.equal(null);
+    expect(m.el.mode).to.equal('hosted');
+    expect(m.of('pay-ready')[0]).to.include({ mode: 'hosted' });
+    payButton(m).click();
+    await m.until('pay-redirect');
+    expect(m.backend.requests('POST /widget/hosted')).to.have.length(1);
+    expect(m.backend.requests('POST /widget/pay')).to.have.length(0);
+  });
+
+  it("follows the session's modes: a direct-only session shows the card form despite mode=hosted", async () => {
+    const backend = new FakeBackend().on('GET /widget/session', {
+      json: sessionView({ modes: ['direct'] }),
+    });
+    m = await mount({ backend, attrs: { mode: 'hosted' } });
+    expect(m.el.mode).to.equal('direct');
+    expect(m.of('pay-ready')[0]).to.include({ mode: 'direct' });
+    expect(m.input('number')).to.not.equal(null);
+    payButton(m).click();
+    await m.until('pay-error');
+    expect(m.backend.requests('POST /widget/hosted')).to.have.length(0);
   });
 });

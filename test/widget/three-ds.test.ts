@@ -2,14 +2,20 @@ import { expect } from '@open-wc/testing';
 import {
   chooseWindowSize,
   collectBrowserInfo,
-  emvLanguage,
   fitWindowSize,
   mapColorDepth,
 } from '../../widget/src/three-ds/browser-info.js';
-import { challengeForm, frameStyle } from '../../widget/src/three-ds/challenge.js';
+import {
+  actionWindowSize,
+  creqWindowSize,
+  frameStyle,
+} from '../../widget/src/three-ds/challenge.js';
 import { METHOD_TIMEOUT_MS, WINDOW_SIZES } from '../../widget/src/three-ds/constants.js';
+import { emvLanguage } from '../../widget/src/three-ds/language.js';
+import { markLaunched, wasLaunched } from '../../widget/src/three-ds/launched.js';
 import { acceptReturnMessage, isReturnMessage } from '../../widget/src/three-ds/messages.js';
 import { order } from './helpers/fake-backend.js';
+import { b64url } from './helpers/frames.js';
 
 describe('browser info', () => {
   const depths: [number, number][] = [
@@ -41,6 +47,16 @@ describe('browser info', () => {
     ['es-419', 'es-419'],
     ['de-DE-1996', 'de-DE'],
     ['', 'en'],
+    // Odd but real values (in-app WebViews, POSIX locales): normalised, never refused.
+    ['en_US', 'en-US'],
+    ['zh-Hant-TW-x-private', 'zh-TW'],
+    ['EN-gb', 'en-gb'],
+    ['en-US-x-twain', 'en-US'],
+    ['C', 'en'],
+    ['*', 'en'],
+    ['en--US', 'en-US'],
+    ['en-US!', 'en'],
+    ['  fr  ', 'fr'],
   ];
   for (const [tag, out] of langs)
     it(`language "${tag}" -> "${out}"`, () => expect(emvLanguage(tag)).to.equal(out));
@@ -114,33 +130,70 @@ describe('browser info', () => {
     expect(frameStyle('05')).to.equal('width:100%;height:100%');
   });
 
-  it('builds the 3DS 2 and 1.0.2 forms with the exact field names', () => {
-    expect(
-      challengeForm({
+  it('takes the window size from the CReq, padded or not, else the one the backend named', () => {
+    const creq = (size: unknown) =>
+      b64url(JSON.stringify({ messageType: 'CReq', challengeWindowSize: size }));
+    expect(creqWindowSize(creq('04'))).to.equal('04');
+    expect(creqWindowSize(`${creq('01')}==`.slice(0, creq('01').length))).to.equal('01');
+    expect(creqWindowSize(btoa(JSON.stringify({ challengeWindowSize: '03' })))).to.equal('03');
+    expect(creqWindowSize(creq('06'))).to.equal(undefined);
+    expect(creqWindowSize(creq(2))).to.equal(undefined);
+    expect(creqWindowSize('not base64 json')).to.equal(undefined);
+    const challenge = (c: string) =>
+      ({
         action: 'challenge',
         order: order(),
         acsUrl: 'https://acs/c',
-        creq: 'CR',
+        creq: c,
         challengeWindowSize: '02',
-      }),
-    ).to.deep.equal({
-      url: 'https://acs/c',
-      fields: { creq: 'CR', threeDSSessionData: undefined },
-    });
-    expect(
-      challengeForm({
-        action: '3ds1',
-        order: order(),
-        acsUrl: 'https://acs/1',
-        paReq: 'P',
-        md: 'M',
-        termUrl: 'https://b/r',
-      }),
-    ).to.deep.equal({
-      url: 'https://acs/1',
-      fields: { PaReq: 'P', MD: 'M', TermUrl: 'https://b/r' },
-    });
-    expect(challengeForm({ action: 'html', order: order(), html: '<p>' })).to.equal(undefined);
+        launchUrl: 'https://b/launch/r/k',
+      }) as const;
+    expect(actionWindowSize(challenge(creq('04')), '03')).to.equal('04');
+    expect(actionWindowSize(challenge('opaque'), '03')).to.equal('02');
+    const threeDs1 = {
+      action: '3ds1',
+      order: order(),
+      acsUrl: 'https://acs/1',
+      paReq: 'P',
+      md: '',
+      termUrl: 'https://b/r',
+      launchUrl: 'https://b/launch/r/k',
+    } as const;
+    expect(actionWindowSize(threeDs1, '03')).to.equal('02');
+    expect(actionWindowSize(threeDs1, '05')).to.equal('05');
+    const page = {
+      action: 'html',
+      order: order(),
+      url: 'https://b/gateway-page/r',
+      launchUrl: 'https://b/launch/r/k',
+    } as const;
+    expect(actionWindowSize(page, '03')).to.equal('03');
+  });
+});
+
+describe('launched steps', () => {
+  it('remembers launcher pages in storage, the newest 20', () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => store.set(k, v),
+    } as unknown as Storage;
+    expect(wasLaunched(storage, 'https://b/launch/r/1')).to.equal(false);
+    markLaunched(storage, 'https://b/launch/r/1');
+    expect(wasLaunched(storage, 'https://b/launch/r/1')).to.equal(true);
+    for (let i = 2; i <= 21; i++) markLaunched(storage, `https://b/launch/r/${i}`);
+    expect(wasLaunched(storage, 'https://b/launch/r/1')).to.equal(false);
+    expect(wasLaunched(storage, 'https://b/launch/r/21')).to.equal(true);
+    store.set('pay-checkout:launched', '{broken');
+    expect(wasLaunched(storage, 'https://b/launch/r/21')).to.equal(false);
+    expect(wasLaunched(undefined, 'x')).to.equal(false);
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new DOMException('quota', 'QuotaExceededError');
+      },
+    } as unknown as Storage;
+    expect(() => markLaunched(refusing, 'x')).not.to.throw();
   });
 });
 

@@ -15,13 +15,28 @@
  * | POST /widget/cancel            | CancelRequest        | NextAction    |
  * | POST /widget/hosted            | -                    | NextAction    | (hosted mode: a `redirect`)
  *
+ * `/widget/next` answers as soon as the order's status or next action changes, or after `wait`
+ * seconds. A browser step (`method`, `challenge`, `3ds1`) is answered at once, so a page that
+ * reloads resumes it; a widget that is showing a step adds `&showing=ACTION` (e.g.
+ * `showing=challenge`) to long-poll alongside it: the answer then comes when that step is no
+ * longer the next one (the backend keeps asking the gateway meanwhile, every few seconds, so a
+ * lost return message still ends the step). A gateway page (`html`, `redirect`) is held like a
+ * wait; `wait=0` answers where the order stands now.
+ *
  * Pages the backend serves to frames and to the top level (not CORS):
+ * - `GET /launch/{ref}/{key}` (an action's `launchUrl`): the launcher page. It posts the step's
+ *   form (3DS Method, CReq, PaReq) or frames the gateway's page, from the backend's origin, into
+ *   a frame of its own; at the top level (redirect mode) it posts to `_self`, once per tab. The
+ *   merchant page frames only this page, so its CSP needs only the backend's origin.
  * - `POST /return/{ref}`: the order's `redirect_url` and 3DS Method notification URL. It answers a
- *   tiny page that `postMessage`s a `ReturnMessage` to `window.parent` (target: the merchant page's
+ *   tiny page that `postMessage`s a `ReturnMessage` to every ancestor (target: the merchant page's
  *   exact origin) when framed, and otherwise sends the shopper to the session's `returnUrl`.
  */
 
 export type Intent = 'sale' | 'preauth';
+
+/** How the shopper pays: `direct` (the card form in the page) or `hosted` (the gateway's page). */
+export type PayMode = 'direct' | 'hosted';
 
 /** Gateway transaction statuses. The first four are final. */
 export type OrderStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
@@ -47,6 +62,8 @@ export interface SessionView {
   currency: string;
   description: string;
   intent: Intent;
+  /** The modes the merchant allows for this session; the element uses only these. */
+  modes: PayMode[];
   state: SessionState;
   /** ISO 8601. */
   expiresAt: string;
@@ -64,7 +81,8 @@ export interface OrderView {
   amountMinor: number;
   currency: string;
   intent: Intent;
-  /** Never the full number: brand and last four digits only. */
+  /** Never the full number: brand, last four, and `masked` (at most first six + last four, at
+   * least six digits hidden: `400000******0002`, `50******0009`). */
   card?: { brand: string; last4: string; masked: string };
   /** The gateway's reason for a decline or error, when it gave one. */
   reason?: string;
@@ -113,17 +131,19 @@ export interface CancelRequest {
 
 /** What the widget must do next. Every variant names the order it belongs to. */
 export type NextAction =
-  /** Run the 3DS Method: POST `threeDSMethodData` to `methodUrl` in a hidden iframe, wait for the
-   * notification message at most `timeoutMs`, then POST /widget/method-result. Without `methodUrl`
-   * report `U` at once. */
+  /** Run the 3DS Method: load `launchUrl` in a hidden iframe (it POSTs `threeDSMethodData` to
+   * `methodUrl`), wait for the notification message at most `timeoutMs`, then POST
+   * /widget/method-result. Without `methodUrl` (and `launchUrl`) report `U` at once. */
   | {
       action: 'method';
       order: OrderView;
       methodUrl?: string;
       methodData?: string;
+      launchUrl?: string;
       timeoutMs: number;
     }
-  /** 3DS 2 challenge: POST `creq` (and `threeDSSessionData`) to `acsUrl` in the challenge frame. */
+  /** 3DS 2 challenge: load `launchUrl` in the challenge frame (it POSTs `creq` and
+   * `threeDSSessionData` to `acsUrl`), or at the top level in redirect mode. */
   | {
       action: 'challenge';
       order: OrderView;
@@ -131,13 +151,28 @@ export type NextAction =
       creq: string;
       threeDSSessionData?: string;
       challengeWindowSize: ChallengeWindowSize;
+      launchUrl: string;
     }
-  /** 3DS 1.0.2: POST `PaReq`, `MD`, `TermUrl` to `acsUrl` in the challenge frame. */
-  | { action: '3ds1'; order: OrderView; acsUrl: string; paReq: string; md: string; termUrl: string }
-  /** Send the shopper's whole page to `url` (hosted form, or the gateway's own 3DS page). */
-  | { action: 'redirect'; order: OrderView; url: string }
-  /** Show this gateway-made page (a self-submitting form) in the challenge frame. */
-  | { action: 'html'; order: OrderView; html: string }
+  /** 3DS 1.0.2: load `launchUrl` in the challenge frame (it POSTs `PaReq`, `MD`, `TermUrl` to `acsUrl`). */
+  | {
+      action: '3ds1';
+      order: OrderView;
+      acsUrl: string;
+      paReq: string;
+      md: string;
+      termUrl: string;
+      launchUrl: string;
+    }
+  /** Send the shopper to `url`: in `hosted` mode the hosted form (the whole page); in card mode the
+   * gateway's own 3-D Secure page (the spec's `redirect_url`, the family's `redirect-to`), which
+   * the widget shows in its challenge dialog by loading `launchUrl` (our launcher page frames
+   * `url`) unless its challenge mode is `redirect`. Either way the gateway brings the shopper back
+   * to the order's return page. */
+  | { action: 'redirect'; order: OrderView; url: string; launchUrl?: string }
+  /** The gateway's own 3DS page (usually a self-submitting form), served by the backend at `url`
+   * under a strict CSP: load `launchUrl` in the challenge frame (it frames `url`), or at the top
+   * level in redirect mode. The gateway's markup never reaches the widget. */
+  | { action: 'html'; order: OrderView; url: string; launchUrl: string }
   /** Nothing to do yet: call GET /widget/next again (it long-polls). */
   | { action: 'wait'; order: OrderView; retryAfterMs: number }
   /** The order reached a final status (or the session was cancelled). */

@@ -49,7 +49,8 @@ export interface Api {
   session(): Promise<SessionView>;
   pay(body: PayRequest): Promise<NextAction>;
   methodResult(body: MethodResultRequest): Promise<NextAction>;
-  next(waitSeconds?: number): Promise<NextAction>;
+  /** `signal` ends this call early (a poll alongside a challenge); the client's own still applies. */
+  next(waitSeconds?: number, signal?: AbortSignal): Promise<NextAction>;
   cancel(body: CancelRequest): Promise<NextAction>;
   hosted(): Promise<NextAction>;
 }
@@ -60,23 +61,32 @@ const retryable = (e: unknown) =>
 export function createApi(o: ApiOptions): Api {
   const base = o.backend.replace(/\/+$/, '');
 
-  async function once<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  async function once<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    signal = o.signal,
+  ): Promise<T> {
     let res: Response;
     try {
       res = await o.fetch(`${base}${path}`, {
         method,
+        // No Accept header of ours: fetch sends `*/*`. The backend takes the browser's real page
+        // Accept header for 3-D Secure from the launcher page's load, never from these calls.
         headers: {
-          Accept: 'application/json',
           Authorization: `Bearer ${o.session}`,
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         // The token travels in the header; cookies of the merchant's site are none of our business.
         credentials: 'omit',
-        signal: o.signal,
+        // Never an answer from the HTTP cache: after Back, Chrome may serve a page's earlier
+        // GETs from its cache (a session still "open" when a payment is under way).
+        cache: 'no-store',
+        signal,
       });
     } catch (e) {
-      if (o.signal.aborted) throw e;
+      if (signal.aborted) throw e;
       throw new ApiError('network', e instanceof Error ? e.message : String(e));
     }
     let json: unknown;
@@ -101,14 +111,14 @@ export function createApi(o: ApiOptions): Api {
   }
 
   /** Retries calls that are safe to repeat; a payment POST is never sent twice by us. */
-  async function withRetry<T>(call: () => Promise<T>): Promise<T> {
+  async function withRetry<T>(call: () => Promise<T>, signal = o.signal): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await call();
       } catch (e) {
         const delay = RETRY_DELAYS_MS[attempt];
         if (!retryable(e) || delay === undefined) throw e;
-        await sleep(o.clock, delay, o.signal);
+        await sleep(o.clock, delay, signal);
       }
     }
   }
@@ -118,8 +128,13 @@ export function createApi(o: ApiOptions): Api {
     pay: (body) => once<NextAction>('POST', '/widget/pay', body),
     methodResult: (body) =>
       withRetry(() => once<NextAction>('POST', '/widget/method-result', body)),
-    next: (wait = LONG_POLL_S) =>
-      withRetry(() => once<NextAction>('GET', `/widget/next?wait=${wait}`)),
+    next: (wait = LONG_POLL_S, signal?: AbortSignal) => {
+      const both = signal ? AbortSignal.any([o.signal, signal]) : o.signal;
+      return withRetry(
+        () => once<NextAction>('GET', `/widget/next?wait=${wait}`, undefined, both),
+        both,
+      );
+    },
     cancel: (body) => withRetry(() => once<NextAction>('POST', '/widget/cancel', body)),
     hosted: () => once<NextAction>('POST', '/widget/hosted'),
   };

@@ -10,10 +10,8 @@ export interface Clock {
 
 export interface Env extends Clock {
   fetch: typeof fetch;
-  /** Sends the whole page to `url` (hosted form, gateway redirect). */
+  /** Sends the whole page to `url` (hosted form, gateway redirect, the 3-D Secure launcher page). */
   navigate(url: string): void;
-  /** Submits a form that targets `_top` (3-D Secure redirect mode). */
-  submitTop(form: HTMLFormElement): void;
 }
 
 export const browserEnv = (): Env => ({
@@ -22,10 +20,6 @@ export const browserEnv = (): Env => ({
   clearTimeout: (id) => window.clearTimeout(id),
   now: () => Date.now(),
   navigate: (url) => window.location.assign(url),
-  submitTop: (form) => {
-    document.body.append(form);
-    form.submit();
-  },
 });
 
 /** A delay on the given clock that ends early (rejecting) when `signal` aborts. */

@@ -17,7 +17,9 @@ export type PayErrorCode =
   | 'conflict'
   | 'rate-limited'
   | 'gateway'
-  | 'internal';
+  | 'internal'
+  /** The backend named a URL that is not https (nor http to loopback): not followed. */
+  | 'unsafe-url';
 
 /** Steps reported by `pay-status`. */
 export type PayStep =
@@ -52,7 +54,7 @@ export type Pay3dsMethodDetail =
   | { phase: 'start' }
   | { phase: 'complete'; compInd: 'Y' | 'N' | 'U' };
 export type PayChallengeDetail =
-  | { phase: 'open'; version: '2' | '1.0.2' | 'html'; windowSize: string }
+  | { phase: 'open'; version: '2' | '1.0.2' | 'html' | 'redirect'; windowSize: string }
   | { phase: 'close'; reason: 'complete' | 'cancelled' | 'timeout' | 'redirect' };
 export interface PayRedirectDetail {
   url: string;

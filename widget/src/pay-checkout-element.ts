@@ -1,6 +1,6 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { type Api, ApiError, createApi } from './api.js';
-import type { ChallengeWindowSize, NextAction, OrderView, SessionView } from './api-types.js';
+import type { ChallengeWindowSize, OrderView, SessionView } from './api-types.js';
 import { BRANDS, type BrandId, cvcLength, detectBrand } from './card/brands.js';
 import { parseExpiry } from './card/expiry.js';
 import { caretAfterDigits, digitsOnly, formatCardNumber, formatExpiry } from './card/format.js';
@@ -11,36 +11,17 @@ import {
   type FieldProblem,
   validateCard,
 } from './card/validate.js';
-import { browserEnv, type Env, sleep } from './env.js';
+import { browserEnv, type Env } from './env.js';
 import type { PayErrorCode, PayEventDetail, PayEventName, PayStep } from './events.js';
 import { formatAmount, type StringKey, stringsFor, t } from './i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
-import { chooseWindowSize, collectBrowserInfo, fitWindowSize } from './three-ds/browser-info.js';
-import {
-  acsOrigin,
-  actionWindowSize,
-  type ChallengeAction,
-  challengeForm,
-  frameStyle,
-} from './three-ds/challenge.js';
-import { CHALLENGE_TIMEOUT_MS, METHOD_TIMEOUT_MS } from './three-ds/constants.js';
-import { buildPostForm } from './three-ds/form-post.js';
-import { ReturnInbox } from './three-ds/inbox.js';
-import { runMethod } from './three-ds/method.js';
+import { type ChallengeMode, type FlowEnd, ThreeDsController } from './three-ds/controller.js';
 
-export type PayMode = 'direct' | 'hosted';
-export type ChallengeMode = 'auto' | 'iframe' | 'redirect';
+export type PayMode = SessionView['modes'][number];
+export type { ChallengeMode };
 
 type View = 'loading' | 'form' | 'result';
 type ResultKind = 'approved' | 'declined' | 'cancelled' | 'error';
-type ChallengeOutcome = 'complete' | 'cancelled' | 'timeout' | 'redirect';
-
-interface OpenChallenge {
-  action: ChallengeAction;
-  size: ChallengeWindowSize;
-  frameName: string;
-}
-
 /** Backend field names (`error.field`) that point at one of our inputs. */
 const SERVER_FIELDS: Record<string, CardField> = {
   number: 'number',
@@ -50,14 +31,15 @@ const SERVER_FIELDS: Record<string, CardField> = {
   holder: 'name',
 };
 
+/** The gateway's final statuses: a flow that ends on one of them shows it, even after a cancel. */
+const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
+
 const AUTOCOMPLETE: Record<CardField, string> = {
   number: 'cc-number',
   expiry: 'cc-exp',
   cvc: 'cc-csc',
   name: 'cc-name',
 };
-
-let frameSeq = 0;
 
 /**
  * `<pay-checkout>`: a card payment form that talks to the companion backend only, and walks the
@@ -74,7 +56,7 @@ let frameSeq = 0;
  * @fires pay-status - Each step of the payment; detail `{ step, orderId?, status?, message? }`.
  * @fires pay-success - The payment is approved; detail `{ orderId, gatewayOrderId, amount, amountMinor, currency, card }` (card masked).
  * @fires pay-declined - The gateway declined (or filtered, or errored) the payment; detail `{ orderId, status, reason, errorCode }`.
- * @fires pay-error - The payment could not go on; detail `{ code, message, field? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled, conflict, rate-limited, gateway, internal.
+ * @fires pay-error - The payment could not go on; detail `{ code, message, field? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled, conflict, rate-limited, gateway, internal; and `unsafe-url`: the backend named a URL that is not https (nor http to loopback), which is not followed while the widget keeps following the order.
  *
  * @csspart form - The card form.
  * @csspart field - Every field wrapper; also `field-number`, `field-expiry`, `field-cvc`, `field-name`.
@@ -124,7 +106,6 @@ export class PayCheckoutElement extends LitElement {
     _errors: { state: true },
     _result: { state: true },
     _announce: { state: true },
-    _challenge: { state: true },
   };
 
   /** Base URL of the companion backend, e.g. `https://shop.example/pay`. */
@@ -151,14 +132,11 @@ export class PayCheckoutElement extends LitElement {
     | { kind: ResultKind; title: string; detail: string; retry: boolean }
     | undefined;
   declare private _announce: string;
-  declare private _challenge: OpenChallenge | undefined;
 
-  private _abort = new AbortController();
-  private _inbox = new ReturnInbox(() => this._backendOrigin());
-  private _loadedFor = '';
-  private _touched = new Set<CardField>();
-  private _endChallenge: ((o: ChallengeOutcome) => void) | undefined;
-  private _lastCard: { brand: BrandId | null; last4: string } | undefined;
+  #abort = new AbortController();
+  #loadedFor = '';
+  #touched = new Set<CardField>();
+  #lastCard: { brand: BrandId | null; last4: string } | undefined;
 
   constructor() {
     super();
@@ -173,22 +151,46 @@ export class PayCheckoutElement extends LitElement {
     this._announce = '';
   }
 
+  /** The 3-D Secure flow: the state machine and its dialog (three-ds/controller.ts). */
+  readonly #threeDs = new ThreeDsController(this, {
+    api: () => this.#api(),
+    env: () => this.#env,
+    backendOrigin: () => this.#backendOrigin(),
+    mode: () => this.challenge,
+    windowSize: () => this.challengeWindowSize,
+    methodHost: () => this.renderRoot.querySelector('.method-host') ?? this.renderRoot,
+    dialog: () => this.renderRoot.querySelector('dialog'),
+    emit: (...a) => this.#emit(...a),
+    step: (...a) => this.#step(...a),
+    t: (key) => this.#t(key),
+    // The Pay button (aria-disabled while busy, so still focusable).
+    restoreFocus: () =>
+      this.renderRoot.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus(),
+    storage: () => {
+      try {
+        return window.sessionStorage;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+
   // ---- public API ------------------------------------------------------------------------------
 
   /** Validates and pays, as the Pay button does. Ignored while a payment is under way. */
   submit(): void {
-    void this._pay();
+    void this.#pay();
   }
 
   /** Clears the form and errors and reads the session again (a retry after a network error). */
   reset(): void {
     if (this._busy) return;
-    this._clearCard();
-    this._touched.clear();
+    this.#clearCard();
+    this.#touched.clear();
     this._errors = {};
     this._result = undefined;
     this._announce = '';
-    this._loadedFor = '';
+    this.#loadedFor = '';
     this.requestUpdate();
   }
 
@@ -196,25 +198,34 @@ export class PayCheckoutElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this._abort.signal.aborted) {
-      this._abort = new AbortController();
-      this._loadedFor = '';
+    if (this.#abort.signal.aborted) {
+      this.#abort = new AbortController();
+      this.#loadedFor = '';
     }
-    window.addEventListener('message', this._inbox.handleEvent);
-    document.addEventListener('securitypolicyviolation', this._onCspViolation, true);
+    window.addEventListener('pageshow', this.#onPageShow);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    // Aborting cancels fetches, sleeps and the Method/challenge waits; their `finally` blocks
-    // remove the frames and clear the timers.
-    this._abort.abort(new DOMException('pay-checkout removed', 'AbortError'));
-    window.removeEventListener('message', this._inbox.handleEvent);
-    document.removeEventListener('securitypolicyviolation', this._onCspViolation, true);
-    this._inbox.clear();
-    this._endChallenge?.('cancelled');
+    // Aborting cancels the session fetches; the 3-D Secure controller stops its own flow.
+    this.#abort.abort(new DOMException('pay-checkout removed', 'AbortError'));
+    window.removeEventListener('pageshow', this.#onPageShow);
     this._busy = false;
   }
+
+  /**
+   * Back to this page from the back/forward cache (e.g. Back from the bank's page): the flow that
+   * ran when the page left is stale. Ask the backend where the order is, as a reload does.
+   */
+  #onPageShow = (e: PageTransitionEvent): void => {
+    if (!e.persisted) return;
+    this.#abort.abort(new DOMException('page restored', 'AbortError'));
+    this.#abort = new AbortController();
+    this.#threeDs.stop();
+    this._busy = false;
+    this.#loadedFor = '';
+    this.requestUpdate();
+  };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('mode') && this.mode !== 'hosted') this.mode = 'direct';
@@ -228,29 +239,29 @@ export class PayCheckoutElement extends LitElement {
       this.isConnected &&
       this.backend &&
       this.session &&
-      key !== this._loadedFor &&
+      key !== this.#loadedFor &&
       !this._busy
     ) {
-      this._loadedFor = key;
-      void this._load();
+      this.#loadedFor = key;
+      void this.#load();
     }
   }
 
   // ---- helpers ------------------------------------------------------------------------------------
 
-  private get _env(): Env {
+  get #env(): Env {
     return { ...browserEnv(), ...this.env };
   }
 
-  private get _lang(): string {
+  get #lang(): string {
     return this.locale || document.documentElement.lang || navigator.language || 'en';
   }
 
-  private _t(key: StringKey, vars?: Record<string, string | number>): string {
-    return t(stringsFor(this._lang), key, vars);
+  #t(key: StringKey, vars?: Record<string, string | number>): string {
+    return t(stringsFor(this.#lang), key, vars);
   }
 
-  private _backendOrigin(): string {
+  #backendOrigin(): string {
     try {
       return new URL(this.backend, document.baseURI).origin;
     } catch {
@@ -258,80 +269,70 @@ export class PayCheckoutElement extends LitElement {
     }
   }
 
-  private _api(): Api {
-    const env = this._env;
+  #api(): Api {
+    const env = this.#env;
     return createApi({
       backend: new URL(this.backend, document.baseURI).href,
       session: this.session,
       fetch: env.fetch,
       clock: env,
-      signal: this._abort.signal,
+      signal: this.#abort.signal,
     });
   }
 
-  private _emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void {
+  #emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
-  private _step(
-    step: PayStep,
-    order?: OrderView,
-    message?: PayEventDetail<'pay-status'>['message'],
-  ): void {
-    const text: Partial<Record<PayStep, StringKey>> = {
-      paying: 'step.paying',
-      method: 'step.method',
-      challenge: 'step.challenge',
-      waiting: 'step.waiting',
-      redirect: 'step.redirect',
-    };
-    const key = text[step];
-    if (key) this._announce = this._t(key);
-    this._emit('pay-status', {
+  #step(step: PayStep, order?: OrderView, message?: PayEventDetail<'pay-status'>['message']): void {
+    // The steps a shopper waits through are spoken (`step.<step>` strings); the others show.
+    if (step !== 'loading' && step !== 'ready' && step !== 'final')
+      this._announce = this.#t(`step.${step}`);
+    this.#emit('pay-status', {
       step,
       ...(order ? { orderId: order.orderId, status: order.status } : {}),
       ...(message ? { message } : {}),
     });
   }
 
-  private _input(field: CardField): HTMLInputElement | null {
+  #input(field: CardField): HTMLInputElement | null {
     return this.renderRoot.querySelector<HTMLInputElement>(`input[name="${field}"]`);
   }
 
-  private _values(): CardValues {
-    const v = (f: CardField) => this._input(f)?.value ?? '';
+  #values(): CardValues {
+    const v = (f: CardField) => this.#input(f)?.value ?? '';
     return { number: v('number'), expiry: v('expiry'), cvc: v('cvc'), name: v('name') };
   }
 
   /** Card data lives in the inputs only; this wipes it once it is no longer needed. */
-  private _clearCard(): void {
+  #clearCard(): void {
     for (const f of CARD_FIELDS) {
-      const el = this._input(f);
+      const el = this.#input(f);
       if (el) el.value = '';
     }
     this._brand = null;
   }
 
-  private _message(field: CardField, problem: FieldProblem): string {
+  #message(field: CardField, problem: FieldProblem): string {
     if (field === 'cvc' && problem === 'invalid')
-      return this._t('cvc.invalid', {
-        n: cvcLength(detectBrand(digitsOnly(this._values().number))),
+      return this.#t('cvc.invalid', {
+        n: cvcLength(detectBrand(digitsOnly(this.#values().number))),
       });
-    return this._t(`${field}.${problem}` as StringKey);
+    return this.#t(`${field}.${problem}` as StringKey);
   }
 
-  private _problems() {
-    return validateCard(this._values(), new Date(this._env.now()));
+  #problems() {
+    return validateCard(this.#values(), new Date(this.#env.now()));
   }
 
-  private _validate(
+  #validate(
     fields: readonly CardField[],
-    problems = this._problems(),
+    problems = this.#problems(),
   ): Partial<Record<CardField, string>> {
     const errors = { ...this._errors };
     for (const f of fields) {
       const p = problems[f];
-      if (p) errors[f] = this._message(f, p);
+      if (p) errors[f] = this.#message(f, p);
       else delete errors[f];
     }
     return errors;
@@ -339,7 +340,7 @@ export class PayCheckoutElement extends LitElement {
 
   // ---- input handling -----------------------------------------------------------------------------
 
-  private _onInput(e: InputEvent): void {
+  #onInput(e: InputEvent): void {
     const el = e.target as HTMLInputElement;
     const field = el.name as CardField;
     const deleting = (e.inputType ?? '').startsWith('delete');
@@ -356,55 +357,57 @@ export class PayCheckoutElement extends LitElement {
     } else if (field === 'expiry') {
       el.value = formatExpiry(el.value, deleting);
     } else if (field === 'cvc') {
-      const max = cvcLength(detectBrand(digitsOnly(this._values().number)));
+      const max = cvcLength(detectBrand(digitsOnly(this.#values().number)));
       el.value = digitsOnly(el.value).slice(0, max);
     }
     // Errors update live once a field has been left once; before that we do not nag mid-typing.
-    const problems = this._problems();
-    if (this._touched.has(field) || this._errors[field]) {
-      this._errors = this._validate([field], problems);
+    const problems = this.#problems();
+    if (this.#touched.has(field) || this._errors[field]) {
+      this._errors = this.#validate([field], problems);
     }
-    this._emitChange(problems);
+    this.#emitChange(problems);
   }
 
-  private _onBlur(e: FocusEvent): void {
+  #onBlur(e: FocusEvent): void {
     const el = e.target as HTMLInputElement;
     const field = el.name as CardField;
-    if (!el.value && !this._touched.has(field)) return;
-    this._touched.add(field);
-    this._errors = this._validate([field]);
+    if (!el.value && !this.#touched.has(field)) return;
+    this.#touched.add(field);
+    this._errors = this.#validate([field]);
     const msg = this._errors[field];
     if (msg) this._announce = msg;
   }
 
-  private _emitChange(problems: ReturnType<typeof validateCard>): void {
+  #emitChange(problems: ReturnType<typeof validateCard>): void {
     const fields = {
       number: !problems.number,
       expiry: !problems.expiry,
       cvc: !problems.cvc,
       name: !problems.name,
     };
-    this._emit('pay-change', {
+    this.#emit('pay-change', {
       complete: Object.values(fields).every(Boolean),
       brand: this._brand,
       fields,
     });
   }
 
-  private _onFormSubmit(e: Event): void {
+  #onFormSubmit(e: Event): void {
     e.preventDefault();
-    void this._pay();
+    void this.#pay();
   }
 
   // ---- the payment ---------------------------------------------------------------------------------
 
-  private async _load(): Promise<void> {
+  async #load(): Promise<void> {
     this._view = 'loading';
-    this._emit('pay-status', { step: 'loading' });
+    this.#emit('pay-status', { step: 'loading' });
     try {
-      const info = await this._api().session();
+      const info = await this.#api().session();
       this._info = info;
-      this._emit('pay-ready', {
+      // The merchant may allow one mode only for this session: the backend refuses the other.
+      if (!info.modes.includes(this.mode)) this.mode = info.modes[0] ?? this.mode;
+      this.#emit('pay-ready', {
         orderId: info.orderId,
         amount: info.amount,
         currency: info.currency,
@@ -412,373 +415,193 @@ export class PayCheckoutElement extends LitElement {
       });
       if (info.state === 'expired') throw new ApiError('session-expired', 'session expired', 401);
       if (info.state === 'cancelled') {
-        this._showResult('cancelled', false);
+        this.#showResult('cancelled');
         return;
       }
       if (info.state === 'paying' || info.state === 'completed') {
         // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
         this._view = 'form';
         this._busy = true;
-        this._step('waiting', info.order);
-        await this._follow(await this._api().next(), 'gateway', true);
+        this.#step('waiting', info.order);
+        this.#ended(await this.#threeDs.follow(await this.#api().next(), 'gateway', true));
         return;
       }
       this._view = 'form';
-      this._emit('pay-status', { step: 'ready' });
+      this.#emit('pay-status', { step: 'ready' });
     } catch (e) {
-      this._fail(e);
+      this.#fail(e);
     }
   }
 
-  private async _pay(): Promise<void> {
+  async #pay(): Promise<void> {
     if (this._busy || this._view !== 'form' || !this._info) return;
     if (this.mode === 'hosted') {
       this._busy = true;
-      this._emit('pay-submit', { mode: 'hosted', brand: null });
-      this._step('paying');
+      this.#emit('pay-submit', { mode: 'hosted', brand: null });
+      this.#step('paying');
       try {
-        await this._follow(await this._api().hosted(), 'hosted');
+        this.#ended(await this.#threeDs.follow(await this.#api().hosted(), 'hosted'));
       } catch (e) {
-        this._fail(e);
+        this.#fail(e);
       }
       return;
     }
-    for (const f of CARD_FIELDS) this._touched.add(f);
-    this._errors = this._validate(CARD_FIELDS);
+    for (const f of CARD_FIELDS) this.#touched.add(f);
+    this._errors = this.#validate(CARD_FIELDS);
     const invalid = CARD_FIELDS.filter((f) => this._errors[f]);
     if (invalid.length) {
       await this.updateComplete;
-      this._input(invalid[0]!)?.focus();
+      this.#input(invalid[0]!)?.focus();
       // After the focus move, so the blur of the field left does not replace the summary.
-      this._announce = this._t('fixErrors', {
+      this._announce = this.#t('fixErrors', {
         count: invalid.length,
-        fields: invalid.map((f) => this._t(f)).join(', '),
+        fields: invalid.map((f) => this.#t(f)).join(', '),
       });
-      this._emit('pay-error', {
+      this.#emit('pay-error', {
         code: 'validation',
         message: this._errors[invalid[0]!]!,
         field: invalid[0]!,
       });
       return;
     }
-    const v = this._values();
+    const v = this.#values();
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
-    this._lastCard = { brand: this._brand, last4: number.slice(-4) };
+    this.#lastCard = { brand: this._brand, last4: number.slice(-4) };
     this._busy = true;
-    this._emit('pay-submit', { mode: 'direct', brand: this._brand, last4: this._lastCard.last4 });
-    this._step('paying');
+    this.#emit('pay-submit', { mode: 'direct', brand: this._brand, last4: this.#lastCard.last4 });
+    this.#step('paying');
     try {
-      const action = await this._api().pay({
+      const action = await this.#api().pay({
         card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
-        browser: this._browserInfo(),
+        browser: this.#threeDs.browserInfo(),
       });
       // A session takes one payment: the card is not needed again, so it must not stay in the
       // inputs while the page leaves for a bank or comes back from the back/forward cache.
-      this._clearCard();
-      await this._follow(action);
+      this.#clearCard();
+      this.#ended(await this.#threeDs.follow(action));
     } catch (e) {
-      this._fail(e);
+      this.#fail(e);
     }
   }
 
-  private _browserInfo() {
-    const size = chooseWindowSize(window.innerWidth, window.innerHeight, this.challengeWindowSize);
-    return collectBrowserInfo(window, size);
-  }
-
-  /** Follows NextActions until a final one, or until the page leaves for a redirect. */
-  private async _follow(
-    first: NextAction,
-    redirectReason: 'hosted' | 'gateway' = 'gateway',
-    firstFromLongPoll = false,
-  ): Promise<void> {
-    const api = this._api();
-    const signal = this._abort.signal;
-    let a = first;
-    // `/widget/next` waits on the server until something changes, so the first `wait` goes
-    // straight to it; `retryAfterMs` paces only the polls that follow an empty long poll.
-    let longPolled = firstFromLongPoll;
-    for (;;) {
-      switch (a.action) {
-        case 'final':
-          this._finish(a.order);
-          return;
-        case 'wait':
-          this._step('waiting', a.order);
-          if (longPolled) {
-            await sleep(this._env, Math.min(Math.max(a.retryAfterMs, 0), 10_000), signal);
-          }
-          a = await api.next();
-          longPolled = true;
-          break;
-        case 'method': {
-          this._step('method', a.order);
-          this._emit('pay-3ds-method', { phase: 'start' });
-          const compInd = await runMethod({
-            container: this.renderRoot.querySelector('.method-host') ?? this.renderRoot,
-            url: a.methodUrl,
-            data: a.methodData,
-            timeoutMs:
-              a.timeoutMs > 0 ? Math.min(a.timeoutMs, METHOD_TIMEOUT_MS) : METHOD_TIMEOUT_MS,
-            clock: this._env,
-            completed: this._inbox.wait(['method-complete'], a.order.orderId, signal),
-            signal,
-          });
-          this._emit('pay-3ds-method', { phase: 'complete', compInd });
-          a = await api.methodResult({ threeDSCompInd: compInd, browser: this._browserInfo() });
-          break;
-        }
-        case 'challenge':
-        case '3ds1':
-        case 'html': {
-          const outcome = await this._runChallenge(a);
-          if (outcome === 'redirect') return;
-          if (outcome === 'complete') {
-            this._step('waiting', a.order, 'challenge-complete');
-            a = await api.next();
-            break;
-          }
-          const after = await api.cancel({
-            reason: outcome === 'cancelled' ? 'challenge-cancelled' : 'shopper-left',
-          });
-          // The bank may have answered just before the shopper cancelled: a final approval wins.
-          if (after.action === 'final' && after.order.status === 'approved') {
-            this._finish(after.order);
-          } else if (outcome === 'cancelled') {
-            this._showResult('cancelled', false);
-            this._emit('pay-error', {
-              code: 'challenge-cancelled',
-              message: this._t('cancelledDetail'),
-            });
-          } else {
-            this._showResult('error', false, 'error.three-ds-timeout');
-            this._emit('pay-error', {
-              code: 'three-ds-timeout',
-              message: this._t('error.three-ds-timeout'),
-            });
-          }
-          return;
-        }
-        case 'redirect':
-          this._emit('pay-redirect', { url: a.url, reason: redirectReason });
-          this._step('redirect', a.order);
-          this._env.navigate(a.url);
-          return;
-        default:
-          throw new ApiError('internal', 'unknown action');
-      }
+  /** Shows how the payment flow ended. A final status of the gateway wins over a cancel. */
+  #ended(end: FlowEnd): void {
+    if (end.kind === 'left') return;
+    if (end.kind === 'final' || FINAL.includes(end.order.status)) {
+      this.#finish(end.order);
+    } else if (end.kind === 'cancelled') {
+      this.#cancelled();
+    } else {
+      this.#showResult('error', 'error.three-ds-timeout');
+      this.#emit('pay-error', {
+        code: 'three-ds-timeout',
+        message: this.#t('error.three-ds-timeout'),
+      });
     }
   }
 
-  private async _runChallenge(a: ChallengeAction): Promise<ChallengeOutcome> {
-    const chosen = chooseWindowSize(
-      window.innerWidth,
-      window.innerHeight,
-      this.challengeWindowSize,
-    );
-    const size = fitWindowSize(actionWindowSize(a, chosen), window.innerWidth, window.innerHeight);
-    const form = challengeForm(a);
-    if (form && this.challenge === 'redirect') {
-      this._redirectChallenge(a);
-      return 'redirect';
-    }
-    const signal = this._abort.signal;
-    const frameName = `pay-3ds-challenge-${++frameSeq}`;
-    this._challenge = { action: a, size, frameName };
-    await this.updateComplete;
-    const dialog = this.renderRoot.querySelector('dialog')!;
-    const frame = dialog.querySelector('iframe')!;
-    dialog.showModal();
-    // Focus the close button, so keyboard users land in the dialog and can leave it.
-    dialog.querySelector<HTMLButtonElement>('.close')?.focus();
-    const version = a.action === 'challenge' ? '2' : a.action === '3ds1' ? '1.0.2' : 'html';
-    this._emit('pay-challenge', { phase: 'open', version, windowSize: size });
-    this._step('challenge', a.order);
-    if (form) {
-      const post = buildPostForm(document, form.url, frameName, form.fields);
-      dialog.append(post);
-      post.submit();
-      post.remove();
-    } else if (a.action === 'html') {
-      // Not sandboxed on purpose: the pages this leads to (ACS, then our return page) must keep
-      // their real origins, or the return page's postMessage would arrive from "null".
-      frame.srcdoc = a.html;
-    }
-    let timer: number | undefined;
-    const outcome = await new Promise<ChallengeOutcome>((resolve) => {
-      this._endChallenge = resolve;
-      this._inbox
-        .wait(['challenge-complete', 'final'], a.order.orderId, signal)
-        .then(() => resolve('complete'));
-      timer = this._env.setTimeout(() => resolve('timeout'), CHALLENGE_TIMEOUT_MS);
-    });
-    this._endChallenge = undefined;
-    this._env.clearTimeout(timer!);
-    if (dialog.open) dialog.close();
-    this._challenge = undefined;
-    if (signal.aborted) return 'redirect';
-    this._emit('pay-challenge', { phase: 'close', reason: outcome });
-    await this.updateComplete;
-    // Focus back where it came from: the Pay button (aria-disabled, so still focusable).
-    this.renderRoot.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
-    if (outcome === 'redirect') this._redirectChallenge(a);
-    return outcome;
-  }
-
-  /** Posts the challenge form at the top level; the backend brings the shopper back to the shop. */
-  private _redirectChallenge(a: ChallengeAction): void {
-    const form = challengeForm(a)!;
-    this._emit('pay-redirect', { url: form.url, reason: 'challenge' });
-    this._step('redirect', a.order);
-    this._env.submitTop(buildPostForm(document, form.url, '_top', form.fields));
-  }
-
-  /** Framing was blocked by the merchant page's CSP (`frame-src`): continue at the top level. */
-  private _onCspViolation = (e: SecurityPolicyViolationEvent): void => {
-    const open = this._challenge;
-    if (
-      !open ||
-      this.challenge !== 'auto' ||
-      !/^(frame|child|default)-src/.test(e.effectiveDirective || e.violatedDirective)
-    )
-      return;
-    let blocked = '';
-    try {
-      blocked = new URL(e.blockedURI).origin;
-    } catch {
-      return;
-    }
-    if (blocked === acsOrigin(open.action)) this._endChallenge?.('redirect');
-  };
-
-  private _onDialogCancel(e: Event): void {
-    // Escape: we close the dialog ourselves once the cancel is decided, so the flow stays in charge.
-    e.preventDefault();
-    this._endChallenge?.('cancelled');
-  }
-
-  private _finish(order: OrderView): void {
-    this._clearCard();
-    const card = order.card ?? this._maskedFromLast();
-    if (order.status === 'approved') {
-      this._showResult('approved', false, undefined, card?.masked);
-      this._emit('pay-success', {
-        orderId: order.orderId,
+  #finish(order: OrderView): void {
+    this.#clearCard();
+    const card = order.card ?? this.#maskedFromLast();
+    const { orderId, status } = order;
+    if (status === 'approved') {
+      this.#showResult('approved', undefined, card?.masked);
+      this.#emit('pay-success', {
+        orderId,
         ...(order.gatewayOrderId ? { gatewayOrderId: order.gatewayOrderId } : {}),
         amount: order.amount,
         amountMinor: order.amountMinor,
         currency: order.currency,
         ...(card ? { card } : {}),
       });
-    } else if (
-      order.status === 'declined' ||
-      order.status === 'error' ||
-      order.status === 'filtered'
-    ) {
-      this._showResult('declined', false);
-      this._emit('pay-declined', {
-        orderId: order.orderId,
-        status: order.status,
+    } else if (status === 'declined' || status === 'error' || status === 'filtered') {
+      this.#showResult('declined');
+      this.#emit('pay-declined', {
+        orderId,
+        status,
         ...(order.reason ? { reason: order.reason } : {}),
         ...(order.errorCode ? { errorCode: order.errorCode } : {}),
       });
     } else {
       // A `final` for a non-final status only happens when the session was cancelled.
-      this._showResult('cancelled', false);
-      this._emit('pay-error', { code: 'challenge-cancelled', message: this._t('cancelledDetail') });
+      this.#cancelled();
     }
-    this._emit('pay-status', { step: 'final', orderId: order.orderId, status: order.status });
+    this.#emit('pay-status', { step: 'final', orderId, status });
   }
 
-  private _maskedFromLast(): { brand: string; last4: string; masked: string } | undefined {
-    const c = this._lastCard;
+  #cancelled(): void {
+    this.#showResult('cancelled');
+    this.#emit('pay-error', { code: 'challenge-cancelled', message: this.#t('cancelledDetail') });
+  }
+
+  #maskedFromLast(): { brand: string; last4: string; masked: string } | undefined {
+    const c = this.#lastCard;
     return c ? { brand: c.brand ?? 'card', last4: c.last4, masked: `**** ${c.last4}` } : undefined;
   }
 
-  private _showResult(
+  /** The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it. */
+  #showResult(
     kind: ResultKind,
-    retry: boolean,
-    detailKey?: StringKey,
-    card?: string,
+    detail: StringKey = `${kind}Detail`,
+    card = '',
+    retry = false,
   ): void {
-    const titles: Record<ResultKind, StringKey> = {
-      approved: 'approved',
-      declined: 'declined',
-      cancelled: 'cancelled',
-      error: 'failed',
-    };
-    const details: Record<ResultKind, StringKey> = {
-      approved: 'approvedDetail',
-      declined: 'declinedDetail',
-      cancelled: 'cancelledDetail',
-      error: 'error.generic',
-    };
-    const detail = this._t(detailKey ?? details[kind], {
-      amount: this._amountText(),
-      card: card ?? '',
-    });
-    this._result = { kind, title: this._t(titles[kind]), detail, retry };
+    const title = this.#t(kind);
+    const text = this.#t(detail, { amount: this.#amountText(), card });
+    this._result = { kind, title, detail: text, retry };
     this._busy = false;
     this._view = 'result';
-    this._announce = `${this._result.title}. ${detail}`;
+    this._announce = `${title}. ${text}`;
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLElement>('.result h2')?.focus(),
     );
   }
 
-  private _fail(e: unknown): void {
-    if (this._abort.signal.aborted) return;
+  #fail(e: unknown): void {
+    if (this.#abort.signal.aborted) return;
     const err =
       e instanceof ApiError
         ? e
         : new ApiError('internal', e instanceof Error ? e.message : String(e));
+    const { message } = err;
     if (err.code === 'validation' && err.field) {
       const field = SERVER_FIELDS[err.field.replace(/^card\./, '')];
       if (field) {
         // The backend refused one of our fields: back to the form, the error on that field.
         this._busy = false;
         this._view = 'form';
-        this._errors = { ...this._errors, [field]: err.message };
-        this._announce = err.message;
-        void this.updateComplete.then(() => this._input(field)?.focus());
-        this._emit('pay-error', { code: 'validation', message: err.message, field });
+        this._errors = { ...this._errors, [field]: message };
+        this._announce = message;
+        void this.updateComplete.then(() => this.#input(field)?.focus());
+        this.#emit('pay-error', { code: 'validation', message, field });
         return;
       }
     }
     const code: PayErrorCode = err.code === 'unauthorized' ? 'session-expired' : err.code;
-    const known: Partial<Record<PayErrorCode, StringKey>> = {
-      network: 'error.network',
-      'session-expired': 'error.session-expired',
-      conflict: 'error.conflict',
-    };
-    this._showResult('error', code === 'network', known[code] ?? 'error.generic');
-    this._emit('pay-error', { code, message: err.message });
+    // These three have words of their own (`error.<code>`); a network failure offers a retry.
+    const own = code === 'network' || code === 'session-expired' || code === 'conflict';
+    this.#showResult('error', own ? `error.${code}` : undefined, undefined, code === 'network');
+    this.#emit('pay-error', { code, message });
   }
 
-  private _amountText(): string {
+  #amountText(): string {
     const s = this._info;
-    return s ? formatAmount(s.amount, s.currency, this._lang) : '';
+    return s ? formatAmount(s.amount, s.currency, this.#lang) : '';
   }
 
   // ---- rendering ------------------------------------------------------------------------------------
 
-  private _field(
+  /** One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. */
+  #field(
     field: CardField,
-    opts: { half?: boolean; hint?: string; placeholder?: string; maxlength?: number },
+    o: { hint?: string; max?: number; badge?: string } = {},
   ): TemplateResult {
     const error = this._errors[field];
-    const describedBy = [
-      opts.hint ? `hint-${field}` : '',
-      field === 'number' && this._brand ? 'brand' : '',
-      `err-${field}`,
-    ]
-      .filter(Boolean)
-      .join(' ');
-    const numeric = field !== 'name';
-    return html`<div class="field ${opts.half ? 'half' : ''}" part="field field-${field}">
-      <label for="in-${field}" part="label label-${field}">${this._t(field)}</label>
-      ${opts.hint ? html`<span id="hint-${field}" class="hint" part="hint">${opts.hint}</span>` : nothing}
+    const describedBy = `${o.hint ? `hint-${field} ` : ''}${o.badge ? 'brand ' : ''}err-${field}`;
+    return html`<div class="field ${o.hint ? 'half' : ''}" part="field field-${field}">
+      <label for="in-${field}" part="label label-${field}">${this.#t(field)}</label>
+      ${o.hint ? html`<span id="hint-${field}" class="hint" part="hint">${o.hint}</span>` : nothing}
       <div class="wrap">
         <input
           id="in-${field}"
@@ -786,63 +609,57 @@ export class PayCheckoutElement extends LitElement {
           part="input input-${field}"
           type="text"
           autocomplete=${AUTOCOMPLETE[field]}
-          inputmode=${numeric ? 'numeric' : 'text'}
+          inputmode=${field === 'name' ? 'text' : 'numeric'}
           spellcheck="false"
           autocapitalize=${field === 'name' ? 'words' : 'off'}
-          placeholder=${opts.placeholder ?? nothing}
-          maxlength=${opts.maxlength ?? nothing}
+          placeholder=${field === 'number' ? '1234 1234 1234 1234' : nothing}
+          maxlength=${o.max ?? nothing}
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${describedBy}
-          @input=${this._onInput}
-          @blur=${this._onBlur}
+          @input=${this.#onInput}
+          @blur=${this.#onBlur}
         />
-        ${
-          field === 'number' && this._brand
-            ? html`<span id="brand" class="brand" part="brand">${BRANDS.find((b) => b.id === this._brand)?.name}</span>`
-            : nothing
-        }
+        ${o.badge ? html`<span id="brand" class="brand" part="brand">${o.badge}</span>` : nothing}
       </div>
       <div id="err-${field}" class="error" part="error error-${field}">${error ?? ''}</div>
     </div>`;
   }
 
-  private _button(): TemplateResult {
-    const amount = this._amountText();
-    const label = this._busy
-      ? this._t('paying')
-      : amount
-        ? this._t('pay', { amount })
-        : this._t('payPlain');
-    const disabled = this._busy || this._view === 'loading';
-    return html`<button type="submit" part="button" aria-disabled=${disabled ? 'true' : 'false'}>
-      ${this._busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${label}</span>
-    </button>`;
-  }
-
   protected override render(): TemplateResult {
-    const cvcLen = cvcLength(BRANDS.find((b) => b.id === this._brand));
-    const main =
-      this._view === 'result' && this._result
-        ? html`<div class="result" part="result" data-kind=${this._result.kind}>
-            <h2 tabindex="-1">${this._result.title}</h2>
-            <p>${this._result.detail}</p>
-            ${this._result.retry ? html`<button type="button" part="button" @click=${() => this.reset()}>${this._t('tryAgain')}</button>` : nothing}
+    const brand = BRANDS.find((b) => b.id === this._brand);
+    const cvcLen = cvcLength(brand);
+    const busy = this._busy || this._view === 'loading';
+    const result = this._view === 'result' && this._result;
+    const amount = this.#amountText();
+    return html`${
+      result
+        ? html`<div class="result" part="result" data-kind=${result.kind}>
+            <h2 tabindex="-1">${result.title}</h2>
+            <p>${result.detail}</p>
+            ${result.retry ? html`<button type="button" part="button" @click=${() => this.reset()}>${this.#t('tryAgain')}</button>` : nothing}
           </div>`
-        : html`<form part="form" novalidate aria-busy=${this._busy || this._view === 'loading' ? 'true' : 'false'} @submit=${this._onFormSubmit}>
+        : html`<form part="form" novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${this.#onFormSubmit}>
             ${
               this.mode === 'hosted'
-                ? html`<p class="hint">${this._t('hostedNote')}</p>`
-                : html`<fieldset ?disabled=${this._busy || this._view === 'loading'}>
-                    ${this._field('number', { placeholder: '1234 1234 1234 1234' })}
-                    ${this._field('expiry', { half: true, hint: this._t('expiryHint'), maxlength: 5 })}
-                    ${this._field('cvc', { half: true, hint: this._t(cvcLen === 4 ? 'cvcHint4' : 'cvcHint3'), maxlength: cvcLen })}
-                    ${this._field('name', {})}
+                ? html`<p class="hint">${this.#t('hostedNote')}</p>`
+                : html`<fieldset ?disabled=${busy}>
+                    ${this.#field('number', { badge: brand?.name })}
+                    ${this.#field('expiry', { hint: this.#t('expiryHint'), max: 5 })}
+                    ${this.#field('cvc', { hint: this.#t(cvcLen === 4 ? 'cvcHint4' : 'cvcHint3'), max: cvcLen })}
+                    ${this.#field('name')}
                   </fieldset>`
             }
-            ${this._button()}
-          </form>`;
-    const ch = this._challenge;
-    return html`${main}
+            <button type="submit" part="button" aria-disabled=${busy ? 'true' : 'false'}>
+              ${this._busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${
+                this._busy
+                  ? this.#t('paying')
+                  : amount
+                    ? this.#t('pay', { amount })
+                    : this.#t('payPlain')
+              }</span>
+            </button>
+          </form>`
+    }
       <div
         class=${this._busy ? 'status' : 'status sr-only'}
         part="status"
@@ -850,39 +667,6 @@ export class PayCheckoutElement extends LitElement {
         aria-live="polite"
       >${this._announce}</div>
       <div class="method-host"></div>
-      <dialog
-        part="dialog"
-        class=${ch?.size === '05' ? 'full' : ''}
-        aria-labelledby="dlg-title"
-        @cancel=${this._onDialogCancel}
-        @close=${() => this._endChallenge?.('cancelled')}
-      >
-        ${
-          ch
-            ? html`<div class="dialog-head">
-                  <h2 id="dlg-title">${this._t('dialogTitle')}</h2>
-                  <button type="button" class="close" @click=${() => this._endChallenge?.('cancelled')}>
-                    <span aria-hidden="true">✕</span><span class="sr-only">${this._t('dialogClose')}</span>
-                  </button>
-                </div>
-                <iframe
-                  class="challenge-frame"
-                  part="challenge-frame"
-                  name=${ch.frameName}
-                  title=${this._t('dialogTitle')}
-                  style=${frameStyle(ch.size)}
-                  allow="payment *; publickey-credentials-get *"
-                ></iframe>
-                ${
-                  ch.action.action !== 'html' && this.challenge !== 'iframe'
-                    ? html`<a class="fallback" href="#" @click=${(e: Event) => {
-                        e.preventDefault();
-                        this._endChallenge?.('redirect');
-                      }}>${this._t('dialogFallback')}</a>`
-                    : nothing
-                }`
-            : nothing
-        }
-      </dialog>`;
+      ${this.#threeDs.renderDialog()}`;
   }
 }

@@ -6,13 +6,13 @@ import { css } from 'lit';
 
 export const styles = css`
   :host {
-    --_bg: var(--pay-color-background, #ffffff);
+    --_bg: var(--pay-color-background, #fff);
     --_fg: var(--pay-color-text, #1a1d24);
     --_muted: var(--pay-color-muted, #5b6270);
     --_border: var(--pay-color-border, #c9ced8);
-    --_field: var(--pay-color-field, #ffffff);
+    --_field: var(--pay-color-field, #fff);
     --_accent: var(--pay-color-primary, #3056d3);
-    --_on-accent: var(--pay-color-on-primary, #ffffff);
+    --_on-accent: var(--pay-color-on-primary, #fff);
     --_error: var(--pay-color-error, #b42318);
     --_success: var(--pay-color-success, #067647);
     --_focus: var(--pay-color-focus, #3056d3);
@@ -103,8 +103,7 @@ export const styles = css`
     letter-spacing: 0.02em;
   }
   input:focus-visible,
-  button:focus-visible,
-  a:focus-visible {
+  button:focus-visible {
     outline: 2px solid var(--_focus);
     outline-offset: 2px;
   }
@@ -255,9 +254,32 @@ export const styles = css`
   }
   .fallback {
     display: block;
-    padding: 8px var(--_space) var(--_space);
+    margin: 8px var(--_space) var(--_space);
+    padding: 0;
+    min-height: 0;
     font-size: 0.85em;
     color: var(--_muted);
+    background: none;
+    border: 0;
+    text-decoration: underline;
+  }
+  .confirm,
+  .resumed {
+    margin: 0;
+    padding: 0 var(--_space) var(--_space);
+  }
+  .confirm p {
+    margin: 0 0 8px;
+  }
+  .confirm .stop {
+    color: var(--_fg);
+    background: transparent;
+    border: 1px solid var(--_border);
+  }
+  .confirm button {
+    margin-right: 8px;
+    padding: 0 12px;
+    min-height: 36px;
   }
   @media (prefers-reduced-motion: reduce) {
     .spinner {

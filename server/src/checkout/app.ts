@@ -7,6 +7,8 @@
  *   /v1/...                   merchant API (Bearer MERCHANT_API_KEY)
  *   /widget/...               widget API (session JWT, CORS from ALLOWED_ORIGINS)
  *   /return/{ref}             3DS return / notification page of one order
+ *   /gateway-page/{ref}       the gateway's 3DS `html` of one order, under a strict CSP
+ *   /launch/{ref}/{key}       the page that posts the order's 3DS forms (and frames its gateway page)
  *   /callbacks/gateway        the gateway's server callbacks
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -27,12 +29,16 @@ import {
   type Timing,
 } from './context.js';
 import { errorMiddleware, HttpError } from './errors.js';
+import { GATEWAY_PAGE_PATH, gatewayPageRouter } from './gateway-page/route.js';
 import { healthRouter } from './health.js';
+import { LAUNCH_PATH, launcherRouter } from './launcher/route.js';
 import { createLogger, type Logger } from './logger.js';
 import { IDEMPOTENCY_PURGE_EVERY_MS, purgeIdempotencyKeys } from './merchant-api/idempotency.js';
 import { merchantRouter } from './merchant-api/router.js';
 import { reconcileOnce } from './payments/reconciler.js';
 import { returnRouter } from './return-page/route.js';
+import { expireDueSessions } from './session-life.js';
+import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, perIpLimit } from './throttle.js';
 import { deliverDueWebhooks } from './webhooks.js';
 import { DEFAULT_WIDGET_LIMITS, type WidgetLimits, widgetRouter } from './widget-api/router.js';
 
@@ -49,7 +55,9 @@ export interface CheckoutDeps {
   webhookFetch?: typeof fetch;
   timing?: Partial<Timing>;
   widgetLimits?: Partial<WidgetLimits>;
-  /** Run the reconciler and webhook sender on timers (default true; tests call them directly). */
+  /** Per-IP limits of /return, /callbacks and merchant API requests without a valid key. */
+  publicLimits?: Partial<PublicLimits>;
+  /** Run the reconciler, session expiry and webhook sender on timers (default true; tests call them directly). */
   background?: boolean;
 }
 
@@ -58,6 +66,8 @@ export interface CheckoutApp {
   context: Context;
   /** One reconciliation pass (also run on a timer). */
   reconcile(olderThanSeconds?: number): Promise<number>;
+  /** One sweep expiring open sessions past their expiry (also run on a timer). */
+  expireSessions(): Promise<number>;
   /** One webhook delivery pass (also run on a timer). */
   deliverWebhooks(): Promise<number>;
   /** Stops timers and waits for background work; requests in flight are main.ts's to drain. */
@@ -169,11 +179,22 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     next();
   });
 
+  const limits = { ...DEFAULT_PUBLIC_LIMITS, ...deps.publicLimits };
   app.use(healthRouter(ctx));
-  app.use('/v1', merchantRouter(ctx));
+  app.use('/v1', merchantRouter(ctx, limits.failedAuthPerIp));
   app.use('/widget', widgetRouter(ctx, { ...DEFAULT_WIDGET_LIMITS, ...deps.widgetLimits }));
-  app.use('/return', returnRouter(ctx));
-  app.use('/callbacks', callbackRouter(ctx));
+  app.use(
+    '/return',
+    perIpLimit({ limit: limits.returnPerIp, windowMs: 60_000 }),
+    returnRouter(ctx),
+  );
+  app.use(GATEWAY_PAGE_PATH, gatewayPageRouter(ctx));
+  app.use(LAUNCH_PATH, launcherRouter(ctx));
+  app.use(
+    '/callbacks',
+    perIpLimit({ limit: limits.callbacksPerIp, windowMs: 60_000 }),
+    callbackRouter(ctx),
+  );
   app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
   app.use(errorMiddleware(logger));
 
@@ -197,6 +218,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   const deliverWebhooks = () => deliverDueWebhooks(ctx, deps.webhookFetch ?? fetch);
   if (deps.background !== false) {
     every(ctx.timing.reconcileEveryMs, 'reconciler', () => reconcileOnce(ctx));
+    every(ctx.timing.reconcileEveryMs, 'session expiry', () => expireDueSessions(ctx));
     every(IDEMPOTENCY_PURGE_EVERY_MS, 'idempotency purge', () => purgeIdempotencyKeys(ctx));
     if (config.webhook) every(ctx.timing.webhookEveryMs, 'webhook sender', deliverWebhooks);
   }
@@ -205,6 +227,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     app,
     context: ctx,
     reconcile: (olderThanSeconds) => reconcileOnce(ctx, olderThanSeconds),
+    expireSessions: () => expireDueSessions(ctx),
     deliverWebhooks,
     async close() {
       closing = true;

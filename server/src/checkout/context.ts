@@ -14,9 +14,19 @@ export type Gateway = GatewayClient;
 
 /** Every delay the backend uses; tests shorten them. */
 export interface Timing {
-  /** First pause between two status polls of one order, then multiplied by 1.5 up to pollMaxMs. */
+  /**
+   * The pause between the first two status polls of an order (or of its new state): the first is
+   * sent at once, the second this soon after, capped by pollMinMs (payments/poll-schedule.ts).
+   */
+  firstPollMs: number;
+  /** The pause before the third poll, then multiplied by 1.5 up to pollMaxMs. */
   pollMinMs: number;
   pollMaxMs: number;
+  /**
+   * While the shopper is on a page we do not see (3DS Method, challenge, 1.0.2 page, the gateway's
+   * own 3DS page): the pause between two status polls of the order, slow and bounded.
+   */
+  browserStepPollMs: number;
   /** Upper bound of GET /widget/next?wait= (the contract says 25 s). */
   longPollMaxMs: number;
   /** Session lifetime when the merchant does not say. */
@@ -34,8 +44,10 @@ export interface Timing {
 }
 
 export const DEFAULT_TIMING: Timing = {
+  firstPollMs: 250,
   pollMinMs: 1_000,
   pollMaxMs: 5_000,
+  browserStepPollMs: 5_000,
   longPollMaxMs: 25_000,
   sessionMinutes: 30,
   reconcileEveryMs: 30_000,

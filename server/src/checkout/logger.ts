@@ -1,7 +1,7 @@
 /**
  * Structured JSON logs (pino). Redaction is the logger's job, not each call site's: a `log`
  * formatter walks every record, censoring secret-named keys at any depth (so no list of pino
- * `redact` paths is needed) and any run of 13-19 digits that could be a card number, wherever it
+ * `redact` paths is needed) and any run of 12-19 digits that could be a card number, wherever it
  * hides (messages, errors, URLs).
  */
 import pino, { type DestinationStream, type Logger } from 'pino';

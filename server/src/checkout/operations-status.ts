@@ -1,9 +1,13 @@
 /**
  * Final statuses of merchant operations (rebills, payouts, transfers, verifications, captures,
- * voids, returns): from a callback or a status poll, applied with compare-and-set so the webhook
- * `<kind>.<status>` is queued exactly once.
+ * voids, returns): from a status poll (a callback only makes us poll), applied with
+ * compare-and-set so the webhook `<kind>.<status>` is queued exactly once.
  */
-import { type MerchantOperation, PENDING_OPERATION_STATUSES } from '../store/index.js';
+import {
+  type CheckoutRepositories,
+  type MerchantOperation,
+  PENDING_OPERATION_STATUSES,
+} from '../store/index.js';
 import type { Context } from './context.js';
 import { isFinalStatus } from './payments/next-action.js';
 import { enqueueEvent } from './webhooks.js';
@@ -22,19 +26,26 @@ export async function finalizeOperation(
     });
     return moved.operation ?? operation;
   }
-  const moved = await ctx.store.operations.transition(operation.id, {
-    from: PENDING_OPERATION_STATUSES,
-    to: status,
-    patch: {
-      data: {
-        ...operation.data,
-        ...(facts.reason ? { reason: facts.reason.slice(0, 500) } : {}),
-        ...(facts.errorCode ? { errorCode: facts.errorCode.slice(0, 50) } : {}),
+  // The move to final and its effect on the order commit together: a capture, void or return
+  // being reserved on the same order (money-ops.ts) sees both or neither.
+  const moved = await ctx.store.transaction(async (tx) => {
+    const write = await tx.operations.transition(operation.id, {
+      from: PENDING_OPERATION_STATUSES,
+      to: status,
+      patch: {
+        data: {
+          ...operation.data,
+          ...(facts.reason ? { reason: facts.reason.slice(0, 500) } : {}),
+          ...(facts.errorCode ? { errorCode: facts.errorCode.slice(0, 50) } : {}),
+        },
       },
-    },
+    });
+    if (write.won && write.operation && status === 'approved') {
+      await recordOnOrder(tx, write.operation);
+    }
+    return write;
   });
   if (moved.won && moved.operation) {
-    if (status === 'approved') await recordOnOrder(ctx, moved.operation);
     await enqueueEvent(
       ctx,
       `${operation.kind}.${status}`,
@@ -49,38 +60,17 @@ export async function finalizeOperation(
  * An approved capture, void or return moves the order's amounts. Called only by the writer that
  * won the operation's move to approved, so it happens once.
  */
-async function recordOnOrder(ctx: Context, operation: MerchantOperation): Promise<void> {
+async function recordOnOrder(
+  store: Pick<CheckoutRepositories, 'orders'>,
+  operation: MerchantOperation,
+): Promise<void> {
   const orderId =
     typeof operation.data.orderRowId === 'string' ? operation.data.orderRowId : undefined;
   if (!orderId) return;
   const amount = operation.amountMinor ?? 0;
   const kind = operation.kind as string;
-  if (kind === 'capture') await ctx.store.orders.recordCapture(orderId, amount);
+  if (kind === 'capture') await store.orders.recordCapture(orderId, amount);
   else if (kind === 'void' || (kind === 'return' && operation.data.releasesHold === true)) {
-    await ctx.store.orders.recordVoid(orderId);
-  } else if (kind === 'return') await ctx.store.orders.recordReturn(orderId, amount);
-}
-
-export async function settleOperationFromCallback(
-  ctx: Context,
-  cb: { status: string; orderid: string; type: string; query: Record<string, unknown> },
-): Promise<void> {
-  const operation =
-    (await ctx.store.operations.pendingByGatewayOrderId(cb.orderid, cb.type)) ??
-    (await ctx.store.operations.getByGatewayOrderId(cb.orderid));
-  if (!operation) {
-    ctx.logger.info(
-      { orderid: cb.orderid, status: cb.status },
-      'callback for nothing we know; recorded only',
-    );
-    return;
-  }
-  const text = (name: string) => {
-    const v = cb.query[name];
-    return typeof v === 'string' && v && v !== 'null' ? v : undefined;
-  };
-  await finalizeOperation(ctx, operation, cb.status, {
-    reason: text('error_message'),
-    errorCode: text('error_code'),
-  });
+    await store.orders.recordVoid(orderId);
+  } else if (kind === 'return') await store.orders.recordReturn(orderId, amount);
 }

@@ -1,8 +1,16 @@
 /**
  * Tolerant response parsing: JSON (the `application/vnd.pay+json` answer) or the legacy
- * form-encoded body with a newline after each value; string or number ids; `_` or `-` names.
+ * form-encoded body with a newline after each value; string or number ids; the field names and
+ * spellings of response-fields.ts.
  */
-import type { CardSummary, GatewayResult, ThreeDSInstructions } from './types/results.js';
+import {
+  CARD_FIELDS,
+  type FieldSpec,
+  foldFieldName,
+  RESULT_FIELDS,
+  THREE_DS_FIELDS,
+} from './response-fields.js';
+import type { GatewayResult } from './types/results.js';
 
 /**
  * The body as trimmed string fields, or undefined when it is neither a JSON object nor a form
@@ -42,65 +50,16 @@ function parseForm(text: string): Record<string, string> {
   return out;
 }
 
-/** `merchant_order`, `Merchant-Order` -> `merchant-order`. */
-function canonical(name: string): string {
-  return name.toLowerCase().replaceAll('_', '-');
-}
-
-/** Normalised name -> accepted spellings (after canonical()), first match wins. */
-const ALIASES = {
-  type: ['type'],
-  status: ['status'],
-  orderId: ['paynet-order-id', 'orderid', 'order-id', 'paynet-orderid'],
-  clientOrderId: ['merchant-order-id', 'client-orderid', 'client-order-id', 'merchant-order'],
-  serialNumber: ['serial-number'],
-  endpointId: ['end-point-id', 'endpoint-id'],
-  errorCode: ['error-code'],
-  errorMessage: ['error-message'],
-  redirectUrl: ['redirect-url'],
-  cardRefId: ['card-ref-id', 'cardrefid'],
-  recurringPaymentId: ['recurring-payment-id'],
-  transactionId: ['transaction-id'],
-  payoutId: ['payout-id'],
-  transactionType: ['transaction-type'],
-  approvalCode: ['approval-code'],
-  amount: ['amount'],
-  currency: ['currency'],
-} as const;
-
-/** Status response fields of merchant-side 3DS, as fixed in DESIGN.md. */
-const THREE_DS = {
-  serverTransId: ['three-ds-server-trans-id'],
-  methodUrl: ['three-ds-method-url'],
-  acsUrl: ['acs-url'],
-  creq: ['creq'],
-  pareq: ['pareq'],
-  md: ['md'],
-  challengeWindowSize: ['challenge-window-size'],
-  html: ['html'],
-  redirectTo: ['redirect-to'],
-} as const satisfies Record<keyof ThreeDSInstructions, readonly string[]>;
-
-const CARD = {
-  bin: ['bin'],
-  lastFour: ['last-four-digits'],
-  type: ['card-type'],
-  expMonth: ['card-exp-month', 'expire-month', 'exp-month'],
-  expYear: ['card-exp-year', 'expire-year', 'exp-year'],
-  holder: ['cardholder-name', 'card-holder-name', 'card-printed-name'],
-  hashId: ['card-hash-id'],
-} as const satisfies Record<keyof CardSummary, readonly string[]>;
-
 /** The gateway writes `error_message=null` literally when there is none. */
 const ABSENT = new Set(['', 'null']);
 
 function pick<K extends string>(
   fields: ReadonlyMap<string, string>,
-  aliases: Readonly<Record<K, readonly string[]>>,
+  table: Readonly<Record<K, FieldSpec>>,
 ): Partial<Record<K, string>> {
   const out: Partial<Record<K, string>> = {};
-  for (const key of Object.keys(aliases) as K[]) {
-    for (const spelling of aliases[key]) {
+  for (const key of Object.keys(table) as K[]) {
+    for (const spelling of table[key].spellings) {
       const value = fields.get(spelling);
       if (value !== undefined && !ABSENT.has(value)) {
         out[key] = value;
@@ -115,14 +74,14 @@ function pick<K extends string>(
 export function normalizeResult(raw: Record<string, string>, requestId: string): GatewayResult {
   const fields = new Map<string, string>();
   for (const [name, value] of Object.entries(raw)) {
-    const key = canonical(name);
+    const key = foldFieldName(name);
     if (!fields.has(key)) fields.set(key, value);
   }
-  const { type = '', ...top } = pick(fields, ALIASES);
+  const { type = '', ...top } = pick(fields, RESULT_FIELDS);
   const result: GatewayResult = { type, ...top, requestId, raw };
-  const threeDS = pick(fields, THREE_DS);
+  const threeDS = pick(fields, THREE_DS_FIELDS);
   if (Object.keys(threeDS).length > 0) result.threeDS = threeDS;
-  const card = pick(fields, CARD);
+  const card = pick(fields, CARD_FIELDS);
   if (Object.keys(card).length > 0) result.card = card;
   return result;
 }

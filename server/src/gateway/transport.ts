@@ -12,6 +12,12 @@ export interface FetchInit {
   headers: Record<string, string>;
   body: Uint8Array<ArrayBuffer>;
   signal: AbortSignal;
+  /**
+   * Always `manual`: a 307 or 308 would re-send the body (card number, CVV) to whatever host the
+   * `Location` names. The 3xx comes back as the answer, and no gateway answer is a 3xx, so it
+   * fails as an unexpected body (classify.ts) and is not retried.
+   */
+  redirect: 'manual';
 }
 
 export interface FetchResponseLike {
@@ -78,6 +84,7 @@ export async function postForm(fetchImpl: FetchLike, request: HttpRequest): Prom
           headers,
           body: bytes,
           signal: controller.signal,
+          redirect: 'manual',
         });
         const bodyText = await response.text();
         return {

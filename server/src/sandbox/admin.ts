@@ -1,6 +1,8 @@
 /**
  * The sandbox's own routes (not part of the gateway): the test-card table, and in dev mode a
- * reset, fault switches and the callback log of an order.
+ * reset, fault switches and the callback log of an order. The routes that change state take JSON
+ * only: a page on another site can send a form or a `text/plain` POST without asking, but a JSON
+ * POST needs a CORS preflight, which the sandbox never grants.
  */
 import express, { type Request, type Response, Router } from 'express';
 import type { Sandbox } from './context.js';
@@ -20,7 +22,16 @@ export function adminRouter(sandbox: Sandbox): Router {
     res.status(404).json({ error: `${req.path} is available only in dev mode` });
   };
 
-  router.post('/sandbox/reset', devOnly, async (_req, res) => {
+  const jsonOnly = (req: Request, res: Response, next: () => void) => {
+    // The header itself, not req.is(): a reset has no body, and req.is() needs one.
+    const type = req.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (type === 'application/json') return next();
+    res.status(415).json({
+      error: `${req.path} takes Content-Type: application/json (got ${req.get('content-type') ?? 'none'})`,
+    });
+  };
+
+  router.post('/sandbox/reset', devOnly, jsonOnly, async (_req, res) => {
     await sandbox.jobs.idle();
     await sandbox.store.reset();
     sandbox.faults.clear();
@@ -32,7 +43,7 @@ export function adminRouter(sandbox: Sandbox): Router {
   });
 
   /** Body: `{ "endpointId": "1111" | "*", "latencyMs"?, "errorRate"?, "dropRate"?, ... }`. */
-  router.post('/sandbox/faults', devOnly, (req, res) => {
+  router.post('/sandbox/faults', devOnly, jsonOnly, (req, res) => {
     const { endpointId, ...settings } = (req.body ?? {}) as Record<string, unknown>;
     const endpoint = typeof endpointId === 'string' ? endpointId : '*';
     try {

@@ -14,7 +14,7 @@ import type { Sandbox } from './context.js';
 import { Faults } from './faults.js';
 import { SandboxError } from './http/errors.js';
 import { operationHandler } from './http/operation.js';
-import { sendPay, serialNumber } from './http/respond.js';
+import { sendPay, sendServerError, serialNumber } from './http/respond.js';
 import { JobRunner } from './jobs.js';
 import {
   type DevCredentials,
@@ -30,6 +30,9 @@ import { Processor } from './processor.js';
 import { type Clock, systemClock } from './scheduler.js';
 import { SANDBOX_MIGRATION_SET, SANDBOX_MIGRATIONS } from './schema.js';
 import { SandboxStore } from './store.js';
+
+/** Who may frame the sandbox's pages by default: pages served from this machine only. */
+const LOOPBACK_PAGES = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'];
 
 export interface SandboxApp {
   app: Express;
@@ -103,6 +106,7 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
     basePath,
     devMode,
     publicOrigin: options.publicOrigin,
+    frameAncestors: ["'self'", ...(options.frameAncestors ?? LOOPBACK_PAGES)],
   };
   registerRecurringJobs(sandbox);
 
@@ -170,11 +174,6 @@ function errorHandler(log: pino.Logger): ErrorRequestHandler {
       return;
     }
     log.error({ err: error, path: req.path }, 'sandbox request failed');
-    sendPay(res, 500, {
-      type: 'error',
-      'serial-number': serialNumber(),
-      'error-code': 'server-error',
-      'error-message': 'Internal server error',
-    });
+    sendServerError(res);
   };
 }

@@ -104,6 +104,7 @@ export class Callbacks {
   async enqueue(ctx: TxContext, tx: Transaction, amountMinor: number): Promise<void> {
     if (!tx.callbackUrl) return;
     const faults = this.faults.settingsFor(tx.endpointId);
+    if (faults.lostCallbacks) return;
     const previous = faults.outOfOrderCallbacks
       ? await ctx.q.query<{ query: Record<string, string> }>(
           'select query from sandbox_callbacks where orderid = $1 order by id desc limit 1',

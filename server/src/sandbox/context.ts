@@ -21,4 +21,6 @@ export interface Sandbox {
   basePath: string;
   devMode: boolean;
   publicOrigin: string | undefined;
+  /** CSP `frame-ancestors` sources of the pages it serves to browsers. */
+  frameAncestors: readonly string[];
 }

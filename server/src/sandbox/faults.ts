@@ -14,6 +14,8 @@ export interface FaultSettings {
   duplicateCallbacks?: boolean;
   /** After each new callback of an order, the previous one is delivered again (stale, late). */
   outOfOrderCallbacks?: boolean;
+  /** No callback is sent at all (lost, or never configured): only `status` tells the outcome. */
+  lostCallbacks?: boolean;
 }
 
 export class Faults {
@@ -52,7 +54,7 @@ export class Faults {
   }
 }
 
-/** `latency=250, 5xx, drop, duplicate-callbacks, out-of-order-callbacks`. */
+/** `latency=250, 5xx, drop, duplicate-callbacks, out-of-order-callbacks, lost-callbacks`. */
 export function parseFaultHeader(header: string): FaultSettings {
   const settings: FaultSettings = {};
   for (const part of header.split(',')) {
@@ -62,6 +64,7 @@ export function parseFaultHeader(header: string): FaultSettings {
     else if (name === 'drop') settings.dropRate = 1;
     else if (name === 'duplicate-callbacks') settings.duplicateCallbacks = true;
     else if (name === 'out-of-order-callbacks') settings.outOfOrderCallbacks = true;
+    else if (name === 'lost-callbacks') settings.lostCallbacks = true;
   }
   return settings;
 }
@@ -82,7 +85,7 @@ export function validateFaults(input: unknown): FaultSettings {
     }
     out[name] = v;
   };
-  const flag = (name: 'duplicateCallbacks' | 'outOfOrderCallbacks') => {
+  const flag = (name: 'duplicateCallbacks' | 'outOfOrderCallbacks' | 'lostCallbacks') => {
     const v = source[name];
     if (v === undefined) return;
     if (typeof v !== 'boolean') throw new FaultSettingsError(`${name} must be true or false`);
@@ -99,5 +102,6 @@ export function validateFaults(input: unknown): FaultSettings {
   rate('dropRate');
   flag('duplicateCallbacks');
   flag('outOfOrderCallbacks');
+  flag('lostCallbacks');
   return out;
 }

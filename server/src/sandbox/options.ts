@@ -43,6 +43,12 @@ export interface SandboxOptions {
   basePath?: string;
   /** The public origin (`http://127.0.0.1:4000`); absent: taken from each request's Host. */
   publicOrigin?: string;
+  /**
+   * Exact origins whose pages may frame the ACS pages and hosted forms (CSP `frame-ancestors`):
+   * the backend's and the merchant pages'. Absent: the sandbox itself and pages served from this
+   * machine (`http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*`), never another site.
+   */
+  frameAncestors?: string[];
   clock?: Clock;
   /** Delay before an asynchronous step completes (default 100 ms). */
   processingDelayMs?: number;

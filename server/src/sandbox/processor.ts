@@ -167,7 +167,7 @@ export class Processor {
           serverTransId: randomUUID(),
           acsTransId: randomUUID(),
           hasMethod: false,
-          md: randomUUID().replaceAll('-', ''),
+          ...(outcome.withoutMd ? {} : { md: randomUUID().replaceAll('-', '') }),
           step: 0,
         };
         return this.awaitBrowser(ctx, tx, 'awaiting-pares');

@@ -18,8 +18,24 @@ export type Outcome =
       method: 'notifies' | 'silent' | 'none';
       challenge: boolean;
       otp: string;
+      /** The gateway refuses the challenge's CRes upload (400) and declines the transaction. */
+      refusesCres?: boolean;
     }
-  | { kind: '3ds1'; otp: string };
+  /** 3DS 1.0.2; `withoutMd`: the status carries no `md` (valid: the form posts an empty MD). */
+  | { kind: '3ds1'; otp: string; withoutMd?: boolean }
+  /**
+   * Gateway-driven 3DS (the spec's `redirect_url`, the family's simplified mode): the sale and
+   * status answers name only the gateway's own page, as `redirect_url` or as `html` (a form that
+   * posts itself there). The shopper types the code on it; the gateway then ends the transaction,
+   * sends the shopper back to the merchant's `redirect_url` (the final redirect) and delivers the
+   * callback. `issuer`: what follows a right code.
+   */
+  | {
+      kind: 'gateway-3ds';
+      via: 'redirect-url' | 'html';
+      otp: string;
+      issuer: 'approve' | 'decline';
+    };
 
 export interface Scenario {
   name: string;
@@ -35,8 +51,29 @@ const BY_TEST_CARD: Record<string, Outcome> = {
   '3ds2-frictionless': { kind: '3ds2', method: 'notifies', challenge: false, otp: SANDBOX_OTP },
   '3ds2-challenge': { kind: '3ds2', method: 'notifies', challenge: true, otp: SANDBOX_OTP },
   '3ds2-challenge-no-method': { kind: '3ds2', method: 'none', challenge: true, otp: SANDBOX_OTP },
+  '3ds2-cres-refused': {
+    kind: '3ds2',
+    method: 'none',
+    challenge: true,
+    otp: SANDBOX_OTP,
+    refusesCres: true,
+  },
   '3ds2-method-timeout': { kind: '3ds2', method: 'silent', challenge: false, otp: SANDBOX_OTP },
   '3ds1': { kind: '3ds1', otp: SANDBOX_OTP },
+  '3ds1-no-md': { kind: '3ds1', otp: SANDBOX_OTP, withoutMd: true },
+  'gateway-3ds-redirect': {
+    kind: 'gateway-3ds',
+    via: 'redirect-url',
+    otp: SANDBOX_OTP,
+    issuer: 'approve',
+  },
+  'gateway-3ds-redirect-declined': {
+    kind: 'gateway-3ds',
+    via: 'redirect-url',
+    otp: SANDBOX_OTP,
+    issuer: 'decline',
+  },
+  'gateway-3ds-html': { kind: 'gateway-3ds', via: 'html', otp: SANDBOX_OTP, issuer: 'approve' },
   error: { kind: 'error', code: '96', message: 'Processor system malfunction' },
   filtered: { kind: 'filtered', code: '8881', message: 'Refused by the fraud filter' },
   'unknown-then-approved': { kind: 'unknown-then-approve' },
@@ -90,7 +127,9 @@ export function outcomeOf(name: string): Outcome {
 /** Without the shopper (rebill, recurring, payout to a card): 3DS does not apply. */
 export function merchantInitiatedOutcome(name: string): Outcome {
   const outcome = outcomeOf(name);
-  if (outcome.kind === '3ds2' || outcome.kind === '3ds1') return { kind: 'approve' };
+  if (outcome.kind === '3ds2' || outcome.kind === '3ds1' || outcome.kind === 'gateway-3ds') {
+    return { kind: 'approve' };
+  }
   if (outcome.kind === 'unknown-then-approve') return { kind: 'approve' };
   return outcome;
 }
@@ -103,5 +142,7 @@ export function payoutScenario(pan: string): string {
 /** The one-time code the card's 3DS asks for; empty (matches nothing typed) without 3DS. */
 export function expectedOtp(tx: Transaction): string {
   const outcome = outcomeOf(tx.scenario);
-  return outcome.kind === '3ds2' || outcome.kind === '3ds1' ? outcome.otp : '';
+  return outcome.kind === '3ds2' || outcome.kind === '3ds1' || outcome.kind === 'gateway-3ds'
+    ? outcome.otp
+    : '';
 }

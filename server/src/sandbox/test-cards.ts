@@ -10,8 +10,13 @@ export type ScenarioName =
   | '3ds2-frictionless'
   | '3ds2-challenge'
   | '3ds2-challenge-no-method'
+  | '3ds2-cres-refused'
   | '3ds2-method-timeout'
   | '3ds1'
+  | '3ds1-no-md'
+  | 'gateway-3ds-redirect'
+  | 'gateway-3ds-redirect-declined'
+  | 'gateway-3ds-html'
   | 'error'
   | 'filtered'
   | 'unknown-then-approved';
@@ -133,6 +138,55 @@ export const TEST_CARDS: readonly TestCard[] = [
     expYear: EXP_YEAR,
     otp: null,
     description: 'Reports status unknown for a while (about 3 processing delays), then approved.',
+  },
+  {
+    scenario: '3ds1-no-md',
+    pan: '4000000000000119',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description:
+      '3DS 1.0.2 whose status carries no md: the form posts an empty MD; the PaRes is uploaded.',
+  },
+  {
+    scenario: '3ds2-cres-refused',
+    pan: '4000000000000150',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description:
+      'No method URL (upload U), challenge; the gateway refuses the CRes upload (400) and declines (3DS-FAILED).',
+  },
+  {
+    scenario: 'gateway-3ds-redirect',
+    pan: '4000000000000127',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description:
+      "Gateway-driven 3DS: sale and status carry only redirect_url, the gateway's own code page; it ends with the final redirect; approved.",
+  },
+  {
+    scenario: 'gateway-3ds-redirect-declined',
+    pan: '4000000000000135',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description: 'As gateway-3ds-redirect, but the issuer declines after the code (error-code 05).',
+  },
+  {
+    scenario: 'gateway-3ds-html',
+    pan: '4000000000000143',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description:
+      "Gateway-driven 3DS: sale and status carry only html, a form that posts itself to the gateway's code page; final redirect; approved.",
   },
 ];
 

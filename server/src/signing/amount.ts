@@ -40,6 +40,33 @@ export function toMinorUnits(amount: string, currency: string): number {
   return minor;
 }
 
+/**
+ * The amount as a control value carries it (scheme A rule 3, "10.00 becomes 1000"): the decimal
+ * amount × 100, whatever the currency, as the spec says "cents" and the gateway family's
+ * libraries multiply by 100 (DESIGN.md). "10.00" -> "1000", JPY "500" -> "50000", KWD "1.500"
+ * -> "150". An amount that is not a whole number of cents (KWD "1.234" would be 123.4) has no
+ * control value and is refused, never rounded: gateway-facts 1.1.
+ */
+export function toControlCents(amount: string): string {
+  const match = DECIMAL.exec(amount);
+  if (!match) {
+    throw new SigningError('invalid-amount', `amount "${amount}" is not a plain decimal number`);
+  }
+  const whole = match[1] ?? '';
+  const fraction = match[2] ?? '';
+  if (/[^0]/.test(fraction.slice(2))) {
+    throw new SigningError(
+      'invalid-amount',
+      `amount "${amount}" is not a whole number of cents (a control carries the amount × 100)`,
+    );
+  }
+  const cents = (whole + fraction.slice(0, 2).padEnd(2, '0')).replace(/^0+(?=\d)/, '');
+  if (!Number.isSafeInteger(Number(cents))) {
+    throw new SigningError('invalid-amount', `amount "${amount}" is too large`);
+  }
+  return cents;
+}
+
 /** 1042 EUR -> "10.42"; 5 EUR -> "0.05"; 500 JPY -> "500". */
 export function fromMinorUnits(minor: number, currency: string): string {
   const exponent = exponentOf(currency);

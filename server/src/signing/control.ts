@@ -1,10 +1,10 @@
 /**
  * The `control` value (signing scheme A): SHA-1, lowercase hex, over the operation's inputs
  * concatenated with no separator, then the merchant control key. The inputs of each operation
- * are data, below; `amount` enters in minor units of the request's `currency`.
+ * are data, below; `amount` enters in cents, the decimal × 100 for every currency (amount.ts).
  */
 import { createHash } from 'node:crypto';
-import { toMinorUnits } from './amount.js';
+import { toControlCents } from './amount.js';
 import { constantTimeEqual } from './compare.js';
 import { SigningError } from './errors.js';
 
@@ -14,7 +14,7 @@ export interface ControlValues {
   login?: string | undefined;
   client_orderid?: string | undefined;
   orderid?: string | undefined;
-  /** Decimal string in major units, as sent on the wire; converted with `currency`. */
+  /** Decimal string in major units, as sent on the wire; enters the control × 100. */
   amount?: string | undefined;
   currency?: string | undefined;
   email?: string | undefined;
@@ -106,16 +106,9 @@ export function controlString(operation: ControlOperation, values: ControlValues
       parts.push('');
       continue;
     }
-    parts.push(input.name === 'amount' ? String(toMinorUnits(value, currencyFor(values))) : value);
+    parts.push(input.name === 'amount' ? toControlCents(value) : value);
   }
   return parts.join('');
-}
-
-function currencyFor(values: ControlValues): string {
-  if (!values.currency) {
-    throw new SigningError('missing-control-input', 'amount in a control needs its currency');
-  }
-  return values.currency;
 }
 
 export function computeControl(

@@ -1,5 +1,5 @@
 /** Request signing for the gateway: pure functions, no framework and no I/O. */
-export { fromMinorUnits, toMinorUnits } from './amount.js';
+export { fromMinorUnits, toControlCents, toMinorUnits } from './amount.js';
 export { constantTimeEqual } from './compare.js';
 export {
   CONTROL_INPUTS,

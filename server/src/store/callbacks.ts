@@ -1,7 +1,9 @@
 /**
  * Callbacks received from the gateway on `server_callback_url`. The gateway retries until it gets
- * a 200 and may send duplicates; the unique key (orderid, status, type) makes `recordOnce` say
- * whether this one is new, so the handler acts once and still answers 200 to every repeat.
+ * a 200 and may send duplicates; the unique key over what the control signs (status, orderid,
+ * client_orderid) makes `recordOnce` say whether this one is new, so the handler acts once and
+ * still answers 200 to every repeat. Unsigned fields (`type`, `amount`) are kept, never keyed on:
+ * varying them does not make a repeat new.
  */
 import { PayCheckoutError } from '../errors.js';
 import type { JsonObject } from './orders.js';
@@ -22,7 +24,7 @@ export interface GatewayCallback {
 
 export interface ReceivedCallback {
   gatewayOrderId: string;
-  clientOrderId?: string | null;
+  clientOrderId: string;
   status: string;
   /** The callback's `type` (sale, capture, return, ...); empty when the gateway sent none. */
   type?: string | null;
@@ -46,31 +48,32 @@ function mapCallback(row: Record<string, unknown>): GatewayCallback {
 export function createCallbackRepository(q: Executor) {
   return {
     /**
-     * Stores the callback unless the same (orderid, status, type) came before. `isNew` is true for
+     * Stores the callback unless the same signed (status, orderid, client_orderid) came before. `isNew` is true for
      * exactly one of any number of concurrent duplicates; `callback` is the stored row either way.
      */
     async recordOnce(
       input: ReceivedCallback,
     ): Promise<{ isNew: boolean; callback: GatewayCallback }> {
-      const params = [
-        input.gatewayOrderId,
-        input.clientOrderId ?? null,
-        input.status,
-        input.type ?? '',
-        json(sanitizeRecord(input.query)),
-      ];
+      const signedKey = JSON.stringify([input.status, input.gatewayOrderId, input.clientOrderId]);
       const inserted = await q.query(
-        `insert into gateway_callbacks (gateway_orderid, client_orderid, status, type, query)
-         values ($1, $2, $3, $4, $5::jsonb)
-         on conflict (gateway_orderid, status, type) do nothing
+        `insert into gateway_callbacks
+           (gateway_orderid, client_orderid, status, type, query, signed_key)
+         values ($1, $2, $3, $4, $5::jsonb, $6)
+         on conflict (signed_key) do nothing
          returning *`,
-        params,
+        [
+          input.gatewayOrderId,
+          input.clientOrderId,
+          input.status,
+          input.type ?? '',
+          json(sanitizeRecord(input.query)),
+          signedKey,
+        ],
       );
       if (inserted.rows[0]) return { isNew: true, callback: mapCallback(inserted.rows[0]) };
-      const existing = await q.query(
-        'select * from gateway_callbacks where gateway_orderid = $1 and status = $2 and type = $3',
-        [input.gatewayOrderId, input.status, input.type ?? ''],
-      );
+      const existing = await q.query('select * from gateway_callbacks where signed_key = $1', [
+        signedKey,
+      ]);
       if (!existing.rows[0]) {
         throw new PayCheckoutError('store-callback', 'Duplicate callback vanished');
       }

@@ -15,6 +15,7 @@ import { createIdempotencyRepository } from './idempotency.js';
 import { createOperationRepository } from './operations.js';
 import { createOrderRepository } from './orders.js';
 import { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
+import { createSessionReadRepository } from './session-reads.js';
 import { createSessionRepository } from './sessions.js';
 import type { Executor } from './sql.js';
 import { createWebhookRepository } from './webhooks.js';
@@ -23,6 +24,7 @@ function createRepositories(q: Executor) {
   return {
     orders: createOrderRepository(q),
     sessions: createSessionRepository(q),
+    sessionReads: createSessionReadRepository(q),
     history: createHistoryRepository(q),
     callbacks: createCallbackRepository(q),
     idempotency: createIdempotencyRepository(q),

@@ -2,9 +2,9 @@
  * One SQL interface over two engines: embedded PGlite (a data folder, or memory) by default,
  * PostgreSQL through `pg` when a URL is given. Same SQL on both; `$1` placeholders.
  */
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { PayCheckoutError } from '../errors.js';
+import { assertSchemaName } from './schema-name.js';
+import { openSharedPGlite } from './shared-pglite.js';
 
 export interface QueryResult<Row> {
   rows: Row[];
@@ -36,56 +36,25 @@ export interface DatabaseOptions {
   schema?: string | undefined;
 }
 
-const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const schema = options.schema;
-  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
-    // The name is spliced into SQL and a connection option, so it must be a plain identifier.
-    throw new PayCheckoutError('store-config', 'Database schema must match [a-z_][a-z0-9_]*');
-  }
+  if (schema !== undefined) assertSchemaName(schema);
   return options.url ? openPostgres(options.url, schema) : openPGlite(options.dataDir, schema);
 }
 
-interface PGliteResults<Row> {
-  rows: Row[];
-  affectedRows?: number;
-}
-
-interface PGliteLike {
-  query<Row>(sql: string, params?: unknown[]): Promise<PGliteResults<Row>>;
-  exec(sql: string): Promise<PGliteResults<Record<string, unknown>>[]>;
-}
-
+/** A PGlite of its own: the shared one (shared-pglite.ts) with a single store on it. */
 async function openPGlite(
   dataDir: string | undefined,
   schema: string | undefined,
 ): Promise<Database> {
-  const db = dataDir ? new PGlite(dataDir) : new PGlite();
-  await db.waitReady;
-  const run = async <Row>(q: PGliteLike, sql: string, params?: unknown[]) => {
-    // Without parameters use the simple protocol, as `pg` does, so that a migration may hold
-    // several statements (PGlite's `query` refuses them); the answer is the last statement's.
-    const result =
-      params && params.length > 0
-        ? await q.query<Row>(sql, params)
-        : ((await q.exec(sql)).at(-1) as PGliteResults<Row> | undefined);
-    const rows = result?.rows ?? [];
-    // PGlite counts only written rows in affectedRows (0 for a select).
-    return { rows, rowCount: rows.length || (result?.affectedRows ?? 0) };
-  };
-  if (schema) {
-    // One connection: a session-level search_path holds for every later query.
-    await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
+  const shared = await openSharedPGlite(dataDir);
+  try {
+    const db = await shared.database(schema ?? 'public');
+    return { ...db, close: () => shared.close() };
+  } catch (error) {
+    await shared.close().catch(() => {});
+    throw error;
   }
-  return {
-    kind: 'pglite',
-    query: (sql, params) => run(db, sql, params),
-    // PGlite has one connection and serialises transactions behind its own lock.
-    transaction: (fn) =>
-      db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
-    close: () => db.close(),
-  };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Database> {

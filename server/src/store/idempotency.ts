@@ -19,7 +19,8 @@ export type IdempotencyBegin =
   | { outcome: 'mismatch' };
 
 export interface IdempotencyRequest {
-  /** What the key is scoped to: method, route and the caller, e.g. "POST /v1/orders/:id/capture". */
+  /** What the key is scoped to: method, matched route and its parameters, e.g.
+   * `POST /orders/:orderId/capture {"orderId":"ord-1"}`. */
   scope: string;
   key: string;
   /** `hashRequestBody(body)`. */

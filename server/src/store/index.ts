@@ -41,6 +41,8 @@ export {
   createOperationRepository,
   type MerchantOperation,
   type MerchantOperationKind,
+  MONEY_OPERATION_KINDS,
+  type MoneyOperationKind,
   type NewMerchantOperation,
   type OperationPatch,
   type OperationRepository,
@@ -62,6 +64,7 @@ export {
   type OrderState,
   type OrderWrite,
   PENDING_ORDER_STATUSES,
+  UNPAID_ORDER_STATUSES,
 } from './orders.js';
 export {
   isSensitiveFieldName,
@@ -71,14 +74,21 @@ export {
 } from './sanitize.js';
 export { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
 export {
+  createSessionReadRepository,
+  type SessionReadRepository,
+  type SessionWithOrder,
+} from './session-reads.js';
+export {
   type CheckoutSession,
   type ClaimResult,
   createSessionRepository,
+  type ExpiryWrite,
   type NewCheckoutSession,
   type PaymentOrderFields,
   type SessionRepository,
   type SessionWrite,
 } from './sessions.js';
+export { openSharedPGlite, type SharedPGlite } from './shared-pglite.js';
 export {
   createWebhookRepository,
   type MerchantWebhook,

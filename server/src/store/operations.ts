@@ -35,6 +35,10 @@ export type MerchantOperationKind =
 /** Statuses an operation may still leave: the gateway has not said its last word. */
 export const PENDING_OPERATION_STATUSES: readonly string[] = ['new', 'processing', 'unknown'];
 
+/** The money movements on a checkout order, serialised one at a time per order. */
+export const MONEY_OPERATION_KINDS = ['capture', 'void', 'return'] as const;
+export type MoneyOperationKind = (typeof MONEY_OPERATION_KINDS)[number];
+
 export interface MerchantOperation {
   id: string;
   kind: MerchantOperationKind;
@@ -135,21 +139,26 @@ export function createOperationRepository(q: Executor) {
     get,
     getByClientId: (kind: MerchantOperationKind, clientId: string) =>
       one('select * from merchant_operations where kind = $1 and client_id = $2', [kind, clientId]),
-    getByGatewayOrderId: (gatewayOrderId: string) =>
-      one(
-        'select * from merchant_operations where gateway_orderid = $1 order by created_at limit 1',
-        [gatewayOrderId],
-      ),
     /**
-     * The newest pending operation on a gateway transaction, of the callback's type when it names
-     * one (`''`: any): a capture and a later return share the transaction's orderid.
+     * Every pending operation on one gateway transaction, oldest first: a capture and a later
+     * return share their order's orderid, a rebill or payout has its own.
      */
-    pendingByGatewayOrderId: (gatewayOrderId: string, kind: string) =>
+    async pendingOnGatewayOrder(gatewayOrderId: string): Promise<MerchantOperation[]> {
+      const { rows } = await q.query(
+        `select * from merchant_operations
+         where gateway_orderid = $1 and status = any($2::text[]) order by seq`,
+        [gatewayOrderId, [...PENDING_OPERATION_STATUSES]],
+      );
+      return rows.map(mapOperation);
+    },
+
+    /** The pending capture, void or return of a checkout order, if one: at most one at a time. */
+    pendingMoneyOpOf: (orderRowId: string) =>
       one(
         `select * from merchant_operations
-         where gateway_orderid = $1 and ($2 = '' or kind = $2) and status = any($3::text[])
-         order by created_at desc limit 1`,
-        [gatewayOrderId, kind, [...PENDING_OPERATION_STATUSES]],
+         where data->>'orderRowId' = $1 and kind = any($2::text[]) and status = any($3::text[])
+         order by seq limit 1`,
+        [orderRowId, [...MONEY_OPERATION_KINDS], [...PENDING_OPERATION_STATUSES]],
       ),
 
     /** Pending operations of these kinds untouched for `olderThanSeconds`, oldest first. */

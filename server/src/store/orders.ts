@@ -23,8 +23,15 @@ import {
   toStringOrNull,
 } from './sql.js';
 
-/** Gateway statuses plus our own `new`: created, the gateway has not answered yet. */
-export type OrderState = OrderStatus | 'new';
+/**
+ * Gateway statuses plus our own: `awaiting-payment` (its checkout session is open, the shopper has
+ * not paid), `expired` (the session ended unpaid: nothing was ever sent to the gateway) and `new`
+ * (the shopper paid, the gateway has not answered yet).
+ */
+export type OrderState = OrderStatus | 'awaiting-payment' | 'expired' | 'new';
+
+/** Never sent to the gateway: the shopper has not paid (yet, or ever). */
+export const UNPAID_ORDER_STATUSES: readonly OrderState[] = ['awaiting-payment', 'expired'];
 
 export const FINAL_ORDER_STATUSES: readonly OrderState[] = [
   'approved',
@@ -97,6 +104,8 @@ export interface NewOrder extends OrderPatch {
   amountMinor: number;
   currency: string;
   sessionId?: string | null;
+  /** Defaults to `new`; a checkout session's order starts `awaiting-payment`. */
+  status?: OrderState;
   /** Defaults to 32 random bytes, base64url. */
   returnRef?: string;
 }
@@ -210,15 +219,15 @@ export function createOrderRepository(q: Executor) {
           merchantOrigin: input.merchantOrigin,
         },
         PATCH_COLUMNS,
-        7,
+        8,
       );
       // Reuse the patch whitelist for the optional columns: "col = $n" -> "col" and "$n".
       const extraColumns = sql.map((s) => s.slice(0, s.indexOf(' = ')));
       const extraValues = sql.map((s) => s.slice(s.indexOf(' = ') + 3));
       const order = await one(
-        `insert into orders (id, client_orderid, session_id, intent, amount_minor, currency, return_ref
-           ${extraColumns.map((c) => `, ${c}`).join('')})
-         values ($1, $2, $3, $4, $5, $6, $7 ${extraValues.map((v) => `, ${v}`).join('')})
+        `insert into orders (id, client_orderid, session_id, intent, amount_minor, currency, return_ref,
+           status ${extraColumns.map((c) => `, ${c}`).join('')})
+         values ($1, $2, $3, $4, $5, $6, $7, $8 ${extraValues.map((v) => `, ${v}`).join('')})
          returning *`,
         [
           input.id ?? randomUUID(),
@@ -228,6 +237,7 @@ export function createOrderRepository(q: Executor) {
           input.amountMinor,
           input.currency,
           input.returnRef ?? newReturnRef(),
+          input.status ?? 'new',
           ...params,
         ],
       );

@@ -4,24 +4,22 @@
  *
  * Two layers: fields are dropped by name (card number, CVV, expiry, holder name, signatures,
  * anything named like a key, secret or password, in any spelling: `cvv2`, `credit-card-number`,
- * `CardNumber`...; the one list in server/src/sensitive-fields.ts), and any remaining value holding a 13-19 digit run (spaced or dashed too) that passes Luhn is masked
- * to first six / last four, in case a PAN hides in a field we did not foresee.
+ * `CardNumber`...; the one list in server/src/sensitive-fields.ts), and any remaining value holding a 12-19 digit run (spaced or dashed too) that passes Luhn is masked
+ * to at most first six / last four, in case a PAN hides in a field we did not foresee.
  */
-import { luhnValid } from '../card-number.js';
+import { luhnValid, maskPan } from '../card-number.js';
 import { isSensitiveFieldName, PAN_LIKE } from '../sensitive-fields.js';
 
 export { isSensitiveFieldName };
 
 /**
- * Masks every Luhn-valid card-number-like run in `text` (separators dropped) to first six +
- * stars + last four.
+ * Masks every Luhn-valid card-number-like run in `text` (separators dropped) as `maskPan` does:
+ * at most first six + stars + last four.
  */
 export function maskCardNumbers(text: string): string {
   return text.replace(PAN_LIKE, (run) => {
     const digits = run.replace(/[ -]/g, '');
-    return luhnValid(digits)
-      ? `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`
-      : run;
+    return luhnValid(digits) ? maskPan(digits) : run;
   });
 }
 

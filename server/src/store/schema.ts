@@ -162,6 +162,30 @@ create index merchant_operations_gateway_orderid on merchant_operations (gateway
 create index merchant_operations_kind_seq on merchant_operations (kind, seq);
 `;
 
+// A callback's control signs status, orderid and client_orderid only: repeats are told apart on
+// exactly those (an unsigned `type` must not make a repeat new). Rows from before keep a null key.
+const callbacksSignedKey = `
+alter table gateway_callbacks drop constraint gateway_callbacks_gateway_orderid_status_type_key;
+alter table gateway_callbacks add column signed_key text;
+create unique index gateway_callbacks_signed_key on gateway_callbacks (signed_key);
+`;
+
+// The ways the merchant lets the shopper pay this session: the card form on the page (`direct`),
+// the gateway's payment page (`hosted`), or both. Sessions made before it allowed both.
+const sessionModes = `
+alter table checkout_sessions
+  add column modes text[] not null default array['direct', 'hosted']
+  check (cardinality(modes) >= 1 and modes <@ array['direct', 'hosted']);
+`;
+
+// A checkout session's order exists from the session's first moment (`awaiting-payment`), and an
+// unpaid session that ends leaves it `expired`.
+const ordersFromSessions = `
+alter table orders drop constraint orders_status_check;
+alter table orders add constraint orders_status_check check (status in ('awaiting-payment',
+  'expired', 'new', 'processing', 'unknown', 'approved', 'declined', 'error', 'filtered'));
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -170,4 +194,7 @@ export const checkoutMigrations: Migration[] = [
   { id: '005-idempotency-keys', sql: idempotency },
   { id: '006-merchant-webhooks', sql: webhooks },
   { id: '007-merchant-operations', sql: operations },
+  { id: '008-callbacks-signed-key', sql: callbacksSignedKey },
+  { id: '009-checkout-session-modes', sql: sessionModes },
+  { id: '010-orders-from-sessions', sql: ordersFromSessions },
 ];

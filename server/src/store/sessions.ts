@@ -1,11 +1,13 @@
 /**
  * Checkout sessions: what the merchant's server fixed (amount, currency, intent, description,
  * customer, return URL) and where the shopper is (open -> paying -> completed, or cancelled /
- * expired). A session takes exactly one payment: `claimForPayment` moves it open -> paying and
- * creates its order in one transaction, so a double submit gets the existing order back.
+ * expired). A session's order exists from its first moment (`awaiting-payment`), created in the
+ * same transaction. A session takes exactly one payment: `claimForPayment` moves it open -> paying
+ * and its order awaiting-payment -> new in one transaction, so a double submit gets the same
+ * order back. A session that ends unpaid (`expire`) leaves its order `expired`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Intent, SessionState } from '../../../widget/src/api-types.js';
+import type { Intent, PayMode, SessionState } from '../../../widget/src/api-types.js';
 import { PayCheckoutError } from '../errors.js';
 import {
   createOrderRepository,
@@ -36,6 +38,8 @@ export interface CheckoutSession {
   customer: JsonObject;
   returnUrl: string | null;
   metadata: JsonObject;
+  /** How the shopper may pay: the card form (`direct`), the gateway's page (`hosted`), or both. */
+  modes: PayMode[];
   state: SessionState;
   orderId: string | null;
   expiresAt: Date;
@@ -55,13 +59,15 @@ export interface NewCheckoutSession {
   customer?: JsonObject;
   returnUrl?: string | null;
   metadata?: JsonObject;
+  /** Defaults to both. */
+  modes?: readonly PayMode[];
   expiresAt: Date;
 }
 
 /** Order fields known when the shopper pays (never card data beyond brand / last four). */
 export type PaymentOrderFields = Pick<
   NewOrder,
-  'id' | 'returnRef' | 'merchantOrigin' | 'cardBrand' | 'cardLast4' | 'cardMasked' | 'nextAction'
+  'merchantOrigin' | 'cardBrand' | 'cardLast4' | 'cardMasked' | 'nextAction'
 >;
 
 export type ClaimResult =
@@ -69,11 +75,26 @@ export type ClaimResult =
   | { won: false; reason: 'not-found'; session: null; order: null }
   /** Already paying or done: `order` is the payment under way (a double submit). */
   | { won: false; reason: 'already-claimed'; session: CheckoutSession; order: Order | null }
-  | { won: false; reason: 'expired' | 'closed'; session: CheckoutSession; order: Order | null };
+  /** `expiry`: this claim found the session past its expiry and expired it (and its order). */
+  | {
+      won: false;
+      reason: 'expired';
+      session: CheckoutSession;
+      order: Order | null;
+      expiry?: ExpiryWrite;
+    }
+  | { won: false; reason: 'closed'; session: CheckoutSession; order: Order | null };
 
 export interface SessionWrite {
   won: boolean;
   session: CheckoutSession | null;
+}
+
+/** An open session ended unpaid: `won` when this call ended it; `order` as it now stands. */
+export interface ExpiryWrite {
+  won: boolean;
+  session: CheckoutSession | null;
+  order: Order | null;
 }
 
 export function mapSession(row: Record<string, unknown>): CheckoutSession {
@@ -87,6 +108,7 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
     customer: row.customer as JsonObject,
     returnUrl: toStringOrNull(row.return_url),
     metadata: row.metadata as JsonObject,
+    modes: row.modes as PayMode[],
     state: row.state as SessionState,
     orderId: toStringOrNull(row.order_id),
     expiresAt: toDate(row.expires_at),
@@ -106,31 +128,74 @@ export function createSessionRepository(q: Executor) {
     const { rows } = await on.query('select * from orders where id = $1', [session.orderId]);
     return rows[0] ? mapOrder(rows[0]) : null;
   };
+  const linkOrder = async (on: Executor, sessionId: string, orderId: string) => {
+    const { rows } = await on.query(
+      'update checkout_sessions set order_id = $2 where id = $1 returning *',
+      [sessionId, orderId],
+    );
+    return mapSession(rows[0] as Record<string, unknown>);
+  };
+  /** See `expire`; inside the caller's transaction. */
+  const expireIn = async (
+    tx: Executor,
+    sessionId: string,
+    dueOnly: boolean,
+  ): Promise<ExpiryWrite> => {
+    const { rows } = await tx.query(
+      `update checkout_sessions set state = 'expired', updated_at = now(), version = version + 1
+       where id = $1 and state = 'open' ${dueOnly ? 'and expires_at <= now()' : ''} returning *`,
+      [sessionId],
+    );
+    if (!rows[0]) {
+      const session = await get(sessionId, tx);
+      return { won: false, session, order: session ? await orderOf(session, tx) : null };
+    }
+    const session = mapSession(rows[0]);
+    if (!session.orderId) return { won: true, session, order: null };
+    const ended = await createOrderRepository(tx).transition(session.orderId, {
+      from: ['awaiting-payment'],
+      to: 'expired',
+    });
+    return { won: true, session, order: ended.order };
+  };
 
   return {
-    async create(input: NewCheckoutSession): Promise<CheckoutSession> {
+    /** The session and its order (`awaiting-payment`, the session's own fields), together. */
+    create(input: NewCheckoutSession): Promise<CheckoutSession> {
       assertMinor(input.amountMinor, 'amountMinor');
-      const { rows } = await q.query(
-        `insert into checkout_sessions (id, client_orderid, amount_minor, currency, intent,
-           description, customer, return_url, metadata, expires_at)
-         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10)
-         returning *`,
-        [
-          input.id ?? randomUUID(),
-          input.clientOrderId,
-          input.amountMinor,
-          input.currency,
-          input.intent,
-          input.description ?? '',
-          // Merchant-supplied JSON: sanitised too, so a PAN pasted there never lands on disk.
-          json(sanitizeRecord(input.customer ?? {})),
-          input.returnUrl ?? null,
-          json(sanitizeRecord(input.metadata ?? {})),
-          input.expiresAt,
-        ],
-      );
-      if (!rows[0]) throw new PayCheckoutError('store-insert', 'Session insert returned no row');
-      return mapSession(rows[0]);
+      return inTransaction(q, async (tx) => {
+        const { rows } = await tx.query(
+          `insert into checkout_sessions (id, client_orderid, amount_minor, currency, intent,
+             description, customer, return_url, metadata, expires_at, modes)
+           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::text[])
+           returning *`,
+          [
+            input.id ?? randomUUID(),
+            input.clientOrderId,
+            input.amountMinor,
+            input.currency,
+            input.intent,
+            input.description ?? '',
+            // Merchant-supplied JSON: sanitised too, so a PAN pasted there never lands on disk.
+            json(sanitizeRecord(input.customer ?? {})),
+            input.returnUrl ?? null,
+            json(sanitizeRecord(input.metadata ?? {})),
+            input.expiresAt,
+            [...(input.modes ?? ['direct', 'hosted'])],
+          ],
+        );
+        if (!rows[0]) throw new PayCheckoutError('store-insert', 'Session insert returned no row');
+        const session = mapSession(rows[0]);
+        const order = await createOrderRepository(tx).create({
+          clientOrderId: session.clientOrderId,
+          sessionId: session.id,
+          status: 'awaiting-payment',
+          intent: session.intent,
+          amountMinor: session.amountMinor,
+          currency: session.currency,
+        });
+        return linkOrder(tx, session.id, order.id);
+      });
     },
 
     get: (id: string) => get(id),
@@ -143,9 +208,9 @@ export function createSessionRepository(q: Executor) {
     },
 
     /**
-     * open -> paying exactly once, creating the session's order (status `new`, the session's
-     * amount, currency, intent and order id: nothing the browser sends can change them). An open
-     * session past its expiry becomes `expired` instead.
+     * open -> paying exactly once, its order awaiting-payment -> new with `fields` (the order keeps
+     * the session's amount, currency, intent and order id: nothing the browser sends can change
+     * them). An open session past its expiry is expired instead (`expiry` says so).
      */
     claimForPayment(sessionId: string, fields: PaymentOrderFields = {}): Promise<ClaimResult> {
       return inTransaction(q, async (tx) => {
@@ -156,40 +221,70 @@ export function createSessionRepository(q: Executor) {
         );
         if (!claimed.rows[0]) {
           // Lost: say why, from the row as it now stands (an expired one is marked so).
-          const expired = await tx.query(
-            `update checkout_sessions set state = 'expired', updated_at = now(), version = version + 1
-             where id = $1 and state = 'open' and expires_at <= now() returning *`,
-            [sessionId],
-          );
-          const session = expired.rows[0] ? mapSession(expired.rows[0]) : await get(sessionId, tx);
+          const expiry = await expireIn(tx, sessionId, true);
+          const session = expiry.session;
           if (!session) return { won: false, reason: 'not-found', session: null, order: null };
-          const order = await orderOf(session, tx);
           if (session.state === 'paying' || session.state === 'completed') {
-            return { won: false, reason: 'already-claimed', session, order };
+            return { won: false, reason: 'already-claimed', session, order: expiry.order };
           }
-          return {
-            won: false,
-            reason: session.state === 'expired' ? 'expired' : 'closed',
-            session,
-            order,
-          };
+          if (session.state === 'expired') {
+            return {
+              won: false,
+              reason: 'expired',
+              session,
+              order: expiry.order,
+              ...(expiry.won ? { expiry } : {}),
+            };
+          }
+          return { won: false, reason: 'closed', session, order: expiry.order };
         }
         const session = mapSession(claimed.rows[0]);
-        // The session's own amount, currency, intent and order id: never the browser's.
-        const order = await createOrderRepository(tx).create({
-          ...fields,
-          clientOrderId: session.clientOrderId,
-          sessionId: session.id,
-          intent: session.intent,
-          amountMinor: session.amountMinor,
-          currency: session.currency,
+        const orders = createOrderRepository(tx);
+        if (!session.orderId) {
+          // A session from before orders were made with their session: its order starts now.
+          const order = await orders.create({
+            ...fields,
+            clientOrderId: session.clientOrderId,
+            sessionId: session.id,
+            intent: session.intent,
+            amountMinor: session.amountMinor,
+            currency: session.currency,
+          });
+          return { won: true, session: await linkOrder(tx, session.id, order.id), order };
+        }
+        const started = await orders.transition(session.orderId, {
+          from: ['awaiting-payment'],
+          to: 'new',
+          patch: fields,
         });
-        const linked = await tx.query(
-          `update checkout_sessions set order_id = $2 where id = $1 returning *`,
-          [session.id, order.id],
-        );
-        return { won: true, session: mapSession(linked.rows[0] as Record<string, unknown>), order };
+        if (!started.won || !started.order) {
+          // Only a claim moves an open session's order: anything else is a broken invariant.
+          throw new PayCheckoutError(
+            'store-invariant',
+            `Order of open session ${session.id} is ${started.order?.status ?? 'missing'}`,
+          );
+        }
+        return { won: true, session, order: started.order };
       });
+    },
+
+    /**
+     * open -> expired, its order awaiting-payment -> expired, in one transaction. `dueOnly`: only
+     * a session past its expiry (the sweeper's and a late claim's case), else any open one (the
+     * merchant ends it early). Lost when the session is not open (or not due).
+     */
+    expire(sessionId: string, options: { dueOnly: boolean }): Promise<ExpiryWrite> {
+      return inTransaction(q, (tx) => expireIn(tx, sessionId, options.dueOnly));
+    },
+
+    /** Open sessions past their expiry, oldest first: the sweeper expires them. */
+    async dueForExpiry(limit: number): Promise<string[]> {
+      const { rows } = await q.query(
+        `select id from checkout_sessions where state = 'open' and expires_at <= now()
+         order by expires_at limit $1`,
+        [limit],
+      );
+      return rows.map((row) => String(row.id));
     },
 
     /** Moves the session to `to` only if its state is one of `from`. */

@@ -14,6 +14,7 @@ import { createLogger } from '../../../server/src/checkout/logger.js';
 import { openCheckoutStore } from '../../../server/src/store/index.js';
 import { closeServer, listenLoopback } from './listen.js';
 import { mountMemoryRoute, onStop } from './memory-route.js';
+import { mountProfileRoute } from './profile-route.js';
 import { announce, type BackendInput, readInput } from './protocol.js';
 
 const input = readInput<BackendInput>();
@@ -39,7 +40,16 @@ const checkout = createCheckoutApp(
     allowedOrigins: [input.allowedOrigin],
     logLevel: 'info',
   },
-  { store, logger, widgetLimits: { perIp: 1_000_000_000, perSession: 1_000_000_000 } },
+  {
+    store,
+    logger,
+    widgetLimits: { perIp: 1_000_000_000, perSession: 1_000_000_000 },
+    publicLimits: {
+      returnPerIp: 1_000_000_000,
+      callbacksPerIp: 1_000_000_000,
+      failedAuthPerIp: 1_000_000_000,
+    },
+  },
 );
 
 const root = express();
@@ -48,6 +58,7 @@ root.get('/bare', (_req, res) => {
   res.json({ ok: true });
 });
 mountMemoryRoute(root);
+mountProfileRoute(root);
 root.use(checkout.app);
 server.on('request', root);
 

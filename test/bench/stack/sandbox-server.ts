@@ -7,6 +7,7 @@ import { createSandboxApp } from '../../../server/src/sandbox/index.js';
 import { openDatabase } from '../../../server/src/store/index.js';
 import { closeServer, listenLoopback } from './listen.js';
 import { mountMemoryRoute, onStop } from './memory-route.js';
+import { mountProfileRoute } from './profile-route.js';
 import { announce, readInput, type SandboxInput } from './protocol.js';
 
 const input = readInput<SandboxInput>();
@@ -28,6 +29,7 @@ if (!dev) throw new Error('the sandbox made no dev merchant');
 const root = express();
 root.disable('x-powered-by');
 mountMemoryRoute(root);
+mountProfileRoute(root);
 root.use(sandbox.app);
 server.on('request', root);
 

@@ -6,7 +6,7 @@ import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DESKTOP, launchBrowser } from './browser.js';
 import { type TestCard, testCards } from './shopper.js';
-import { type Stack, startStack } from './stack.js';
+import { type Stack, type StackOptions, startStack } from './stack.js';
 
 export interface Harness {
   stack(): Stack;
@@ -16,13 +16,13 @@ export interface Harness {
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
 }
 
-export function useStack(): Harness {
+export function useStack(options: StackOptions | (() => Promise<StackOptions>) = {}): Harness {
   let stack: Stack | undefined;
   let browser: Browser | undefined;
   let cards = new Map<string, TestCard>();
 
   before(async () => {
-    stack = await startStack();
+    stack = await startStack(typeof options === 'function' ? await options() : options);
     browser = await launchBrowser();
     cards = await testCards(stack.sandboxUrl);
   });

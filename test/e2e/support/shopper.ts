@@ -1,7 +1,7 @@
 /**
  * What a shopper does on the demo shop, found by accessible role and name as a person finds them.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 
 export interface TestCard {
   scenario: string;
@@ -87,13 +87,36 @@ export async function events(page: Page): Promise<string[]> {
   return items.reverse();
 }
 
-/** The challenge dialog's frame: the sandbox ACS page. */
+/**
+ * The bank's page in the challenge dialog: the dialog frames the backend's launcher page, which
+ * posts the CReq (or PaReq) into a frame of its own.
+ */
 export function challengeFrame(page: Page) {
-  return page.getByRole('dialog').frameLocator('iframe');
+  return page.getByRole('dialog').frameLocator('iframe').frameLocator('iframe');
 }
 
 export async function answerChallenge(page: Page, code: string): Promise<void> {
   const frame = challengeFrame(page);
   await frame.getByLabel('One-time code').fill(code);
   await frame.getByRole('button', { name: 'Submit' }).click();
+}
+
+/**
+ * The gateway's code page, wherever the widget opened it: in the dialog's frame, or the whole
+ * page. Answers where it was found.
+ */
+export async function gatewayPage(
+  page: Page,
+): Promise<{ at: 'dialog' | 'page'; in: Page | FrameLocator }> {
+  const framed = challengeFrame(page);
+  return Promise.race([
+    framed
+      .getByLabel('One-time code')
+      .waitFor()
+      .then(() => ({ at: 'dialog' as const, in: framed })),
+    page
+      .getByLabel('One-time code')
+      .waitFor()
+      .then(() => ({ at: 'page' as const, in: page })),
+  ]);
 }

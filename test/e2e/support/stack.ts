@@ -34,7 +34,7 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -46,7 +46,12 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startStack(): Promise<Stack> {
+export interface StackOptions {
+  /** Merchant pages on other origins (e.g. a test's own shop server) that may use the backend. */
+  extraOrigins?: string[];
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // Built here, once, rather than inside the first start's time limit.
   await ensureWidgetBuilt(ROOT);
   const [port, sandboxPort] = [await freePort(), await freePort()];
@@ -57,7 +62,7 @@ export async function startStack(): Promise<Stack> {
     PORT: String(port),
     SANDBOX_PORT: String(sandboxPort),
     PUBLIC_URL: shopUrl,
-    ALLOWED_ORIGINS: shopUrl,
+    ALLOWED_ORIGINS: [shopUrl, ...(options.extraOrigins ?? [])].join(','),
     DATA_DIR: dataDir,
     MERCHANT_API_KEY,
     JWT_SECRET,

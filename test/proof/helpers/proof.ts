@@ -203,17 +203,23 @@ export function prng(seed: number): () => number {
   };
 }
 
+/**
+ * Probes until `probe` answers something. `explain` adds to the failure message what it should
+ * say about the state that never came.
+ */
 export async function waitFor<T>(
   what: string,
   probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
-  everyMs = 50,
+  options: { timeoutMs?: number; everyMs?: number; explain?: () => string } = {},
 ): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + (options.timeoutMs ?? 10_000);
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
+    if (Date.now() > end) {
+      const why = options.explain ? `: ${options.explain()}` : '';
+      assert.fail(`timed out waiting for ${what}${why}`);
+    }
+    await new Promise((r) => setTimeout(r, options.everyMs ?? 50));
   }
 }

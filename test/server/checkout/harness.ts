@@ -25,6 +25,7 @@ export const MERCHANT_ORIGIN = 'https://shop.example';
 export const FAST_TIMING: Partial<Timing> = {
   pollMinMs: 40,
   pollMaxMs: 150,
+  browserStepPollMs: 150,
   longPollMaxMs: 3_000,
   operationFollowMs: 3_000,
   webhookBackoffMs: 20,

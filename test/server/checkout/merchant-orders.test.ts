@@ -255,9 +255,18 @@ describe('merchant API: orders and money operations', () => {
       'expiresInMinutes',
       'intent',
       'metadata',
+      'modes',
       'orderId',
       'returnUrl',
     ]);
+    assert.deepEqual(schema.properties.modes, {
+      type: 'array',
+      items: { type: 'string', enum: ['direct', 'hosted'] },
+      minItems: 1,
+      maxItems: 2,
+      default: ['direct', 'hosted'],
+      description: (schema.properties.modes as { description: string }).description,
+    });
     assert.deepEqual([...schema.required].sort(), [
       'amount',
       'currency',
@@ -273,5 +282,16 @@ describe('merchant API: orders and money operations', () => {
     ]) {
       assert.ok(doc.paths[path], path);
     }
+    // The session routes, and the order statuses from the session's first moment.
+    const sessionPaths = doc.paths as unknown as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(sessionPaths['/v1/checkout-sessions/{sessionId}'] ?? {}), ['get']);
+    assert.deepEqual(Object.keys(sessionPaths['/v1/checkout-sessions/{sessionId}/expire'] ?? {}), [
+      'post',
+    ]);
+    const text = JSON.stringify(doc);
+    assert.match(
+      text,
+      /"enum":\["awaiting-payment","expired","new","processing","unknown","approved","declined","error","filtered"\]/,
+    );
   });
 });

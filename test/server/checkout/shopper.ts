@@ -90,8 +90,9 @@ export class Shopper {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   }
 
-  async pay(card: Card): Promise<NextAction> {
-    const res = await this.call('POST', '/pay', {
+  /** The body of `POST /widget/pay` with this card. */
+  payBody(card: Card) {
+    return {
       card: {
         number: card.pan,
         expMonth: '12',
@@ -100,7 +101,11 @@ export class Shopper {
         holder: 'John Smith',
       },
       browser: BROWSER,
-    });
+    };
+  }
+
+  async pay(card: Card): Promise<NextAction> {
+    const res = await this.call('POST', '/pay', this.payBody(card));
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body;
   }

@@ -14,7 +14,12 @@ import {
 } from '../../../server/src/checkout/return-page/page.js';
 import { signWebhook, verifyWebhook } from '../../../server/src/checkout/webhook-signature.js';
 
-const ctx = { returnUrl: 'https://pay.example/return/REF', methodDone: false };
+const ctx = {
+  returnUrl: 'https://pay.example/return/REF',
+  gatewayPageUrl: 'https://pay.example/gateway-page/REF',
+  methodDone: false,
+};
+const WAIT = { action: 'wait', retryAfterMs: 1000 };
 
 describe('3DS next action', () => {
   it('threeDSMethodData matches the known-answer vector (base64url, no padding)', () => {
@@ -34,22 +39,23 @@ describe('3DS next action', () => {
         ctx,
       ),
       {
-        action: 'method',
-        methodUrl: 'https://acs/m',
-        methodData: threeDsMethodData('t', ctx.returnUrl),
-        timeoutMs: 10_000,
+        next: {
+          action: 'method',
+          methodUrl: 'https://acs/m',
+          methodData: threeDsMethodData('t', ctx.returnUrl),
+          timeoutMs: 10_000,
+        },
       },
     );
     assert.deepEqual(mapStatusToAction({ status: 'processing', threeDsServerTransId: 't' }, ctx), {
-      action: 'method',
-      timeoutMs: 10_000,
+      next: { action: 'method', timeoutMs: 10_000 },
     });
     assert.deepEqual(
       mapStatusToAction(
         { status: 'processing', threeDsServerTransId: 't' },
         { ...ctx, methodDone: true },
       ),
-      { action: 'wait', retryAfterMs: 1000 },
+      { next: WAIT },
     );
     assert.deepEqual(
       mapStatusToAction(
@@ -63,10 +69,12 @@ describe('3DS next action', () => {
         ctx,
       ),
       {
-        action: 'challenge',
-        acsUrl: 'https://acs/c',
-        creq: 'CR',
-        challengeWindowSize: '05',
+        next: {
+          action: 'challenge',
+          acsUrl: 'https://acs/c',
+          creq: 'CR',
+          challengeWindowSize: '05',
+        },
       },
     );
     assert.deepEqual(
@@ -75,28 +83,83 @@ describe('3DS next action', () => {
         ctx,
       ),
       {
-        action: '3ds1',
-        acsUrl: 'https://acs/1',
-        paReq: 'PR',
-        md: 'MD',
-        termUrl: ctx.returnUrl,
+        next: {
+          action: '3ds1',
+          acsUrl: 'https://acs/1',
+          paReq: 'PR',
+          md: 'MD',
+          termUrl: ctx.returnUrl,
+        },
       },
     );
+    // The widget gets our page's address; the markup stays on the order for that page.
     assert.deepEqual(mapStatusToAction({ status: 'processing', html: '<form></form>' }, ctx), {
-      action: 'html',
-      html: '<form></form>',
+      next: { action: 'html', url: ctx.gatewayPageUrl, html: '<form></form>' },
     });
     assert.deepEqual(
       mapStatusToAction({ status: 'processing', redirectTo: 'https://gw/3ds' }, ctx),
-      { action: 'redirect', url: 'https://gw/3ds' },
+      { next: { action: 'redirect', url: 'https://gw/3ds' } },
     );
     assert.deepEqual(mapStatusToAction({ status: 'approved', acsUrl: 'x', creq: 'y' }, ctx), {
-      action: 'final',
+      next: { action: 'final' },
     });
-    assert.deepEqual(mapStatusToAction({ status: 'unknown' }, ctx), {
-      action: 'wait',
-      retryAfterMs: 1000,
-    });
+    assert.deepEqual(mapStatusToAction({ status: 'unknown' }, ctx), { next: WAIT });
+  });
+
+  it('refuses a gateway URL that is not https (or http to loopback): the order waits', () => {
+    const refusals: [Parameters<typeof mapStatusToAction>[0], string, string][] = [
+      [
+        { status: 'processing', acsUrl: 'javascript:alert(1)//', creq: 'CR' },
+        'acs-url',
+        'javascript:alert(1)//',
+      ],
+      [
+        { status: 'processing', acsUrl: 'http://acs.example/1', pareq: 'PR', md: 'MD' },
+        'acs-url',
+        'http://acs.example/1',
+      ],
+      [
+        {
+          status: 'processing',
+          threeDsServerTransId: 't',
+          threeDsMethodUrl: 'data:text/html,<script>alert(1)</script>',
+        },
+        'three-ds-method-url',
+        'data:text/html,<script>alert(1)</script>',
+      ],
+      [
+        { status: 'processing', redirectTo: 'JavaScript:alert(1)' },
+        'redirect-to',
+        'JavaScript:alert(1)',
+      ],
+      [
+        { status: 'processing', redirectTo: 'http://evil.example/' },
+        'redirect-to',
+        'http://evil.example/',
+      ],
+      [{ status: 'processing', redirectTo: '/relative' }, 'redirect-to', '/relative'],
+    ];
+    for (const [fields, field, url] of refusals) {
+      assert.deepEqual(mapStatusToAction(fields, ctx), { next: WAIT, refused: { field, url } });
+    }
+    // The sandbox's ACS on loopback passes.
+    assert.deepEqual(
+      mapStatusToAction(
+        { status: 'processing', acsUrl: 'http://127.0.0.1:4010/acs', creq: 'CR' },
+        ctx,
+      ).next,
+      {
+        action: 'challenge',
+        acsUrl: 'http://127.0.0.1:4010/acs',
+        creq: 'CR',
+        challengeWindowSize: '02',
+      },
+    );
+    // A final status is final whatever URLs ride along.
+    assert.deepEqual(
+      mapStatusToAction({ status: 'declined', acsUrl: 'javascript:x', creq: 'y' }, ctx),
+      { next: { action: 'final' } },
+    );
   });
 });
 
@@ -158,6 +221,8 @@ describe('logger redaction', () => {
           cvv2: '737',
           ref: 'card_4000000000000002',
         },
+        short: 'a 12-digit card 500000000009',
+        status: { 'card-exp-month': '12', 'card-exp-year': '2031' },
       },
       'paths',
     );
@@ -170,6 +235,8 @@ describe('logger redaction', () => {
     assert.ok(!text.includes('4111 1111 1111 1111'));
     assert.ok(!text.includes('4111-1111-1111-1111'));
     assert.ok(!text.includes('737'));
+    assert.ok(!text.includes('500000000009'));
+    assert.ok(!text.includes('2031'));
     assert.ok(!text.includes('sk_live_x'));
     assert.ok(text.includes('HTTP 503'));
   });
@@ -179,8 +246,9 @@ describe('webhook signature', () => {
   it('signs the timestamp with the body and refuses stale or altered events', () => {
     const header = signWebhook('s3cret-s3cret-s3cret', '{"a":1}', 1_700_000_000);
     assert.match(header, /^t=1700000000,v1=[0-9a-f]{64}$/);
-    assert.ok(verifyWebhook('s3cret-s3cret-s3cret', '{"a":1}', header, 1_700_000_100));
-    assert.ok(!verifyWebhook('s3cret-s3cret-s3cret', '{"a":2}', header, 1_700_000_100));
-    assert.ok(!verifyWebhook('s3cret-s3cret-s3cret', '{"a":1}', header, 1_700_001_000));
+    const at = (nowSeconds: number) => ({ nowSeconds });
+    assert.ok(verifyWebhook('{"a":1}', header, 's3cret-s3cret-s3cret', at(1_700_000_100)));
+    assert.ok(!verifyWebhook('{"a":2}', header, 's3cret-s3cret-s3cret', at(1_700_000_100)));
+    assert.ok(!verifyWebhook('{"a":1}', header, 's3cret-s3cret-s3cret', at(1_700_001_000)));
   });
 });

@@ -93,7 +93,8 @@ const CASES: Case[] = [
       email: 'a@b.c',
       redirect_url: 'https://r',
     },
-    concat: `${E}P15a@b.c`,
+    // JPY has no decimals, yet the control carries cents: 5 × 100.
+    concat: `${E}P1500a@b.c`,
     login: false,
     reply: { type: 'async-form-response', 'redirect-url': 'https://gw.example/form/4' },
   },
@@ -143,7 +144,8 @@ const CASES: Case[] = [
       currency: 'KWD',
       comment: 'refund',
     },
-    concat: `${L}R1781500KWD`,
+    // KWD has three decimals, yet the control carries cents: 1.5 × 100.
+    concat: `${L}R178150KWD`,
     login: true,
   },
   {

@@ -123,6 +123,32 @@ describe('gateway errors', () => {
     assert.equal(notFound.httpStatus, 404);
   });
 
+  test('a 307 or 308 is never followed: the card-bearing body stays here, no retry', async () => {
+    // Where a redirect would lead: a second loopback server recording what reaches it.
+    const elsewhere = await startGateway(() => json({ type: 'async-response' }));
+    try {
+      for (const status of [301, 302, 303, 307, 308]) {
+        gateway.seen.length = 0;
+        gateway.reply = () => ({
+          status,
+          contentType: 'text/html',
+          headers: { Location: `${elsewhere.url}/steal` },
+          body: '<a href="elsewhere">moved</a>',
+        });
+        for (const call of [() => client().sale(SALE), () => client().status(STATUS)]) {
+          const error = await rejectsWith(call(), GatewayUnexpectedBodyError);
+          assert.equal(error.httpStatus, status);
+        }
+        // One request each: the sale, and the status with no retry of an unexpected body.
+        assert.equal(gateway.seen.length, 2, `${status}`);
+        assert.ok(gateway.seen[0]?.rawBody.includes(SALE.credit_card_number));
+      }
+      assert.deepEqual(elsewhere.seen, []);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   test('no answer within timeoutMs -> gateway-timeout', async () => {
     gateway.reply = () => 'hang';
     gateway.seen.length = 0;
@@ -192,6 +218,8 @@ describe('gateway errors', () => {
             cardrefid: '1',
             amount: '1.00',
             currency: 'EUR',
+            order_desc: 'Rebill',
+            ipaddress: '203.0.113.7',
           }),
       ],
     ];

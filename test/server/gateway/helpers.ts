@@ -12,7 +12,9 @@ export interface SeenRequest {
   fields: [string, string][];
 }
 
-export type Reply = { status?: number; contentType?: string; body: string } | 'hang';
+export type Reply =
+  | { status?: number; contentType?: string; headers?: Record<string, string>; body: string }
+  | 'hang';
 
 export interface TestGateway {
   /** e.g. http://127.0.0.1:41234/paynet */
@@ -45,7 +47,10 @@ export async function startGateway(
       seen.push(request);
       const answer = state.reply(request);
       if (answer === 'hang') return;
-      res.writeHead(answer.status ?? 200, { 'Content-Type': answer.contentType ?? JSON_TYPE });
+      res.writeHead(answer.status ?? 200, {
+        'Content-Type': answer.contentType ?? JSON_TYPE,
+        ...answer.headers,
+      });
       res.end(answer.body);
     });
   });

@@ -246,6 +246,7 @@ describe('gateway client: OAuth-signed operations', () => {
       amount: '1.00',
       currency: 'EUR',
       order_desc: 'x',
+      'destination-card-no': '4000000000000002',
     });
     assert.equal(transfer.transactionId, '9001');
     assert.equal(transfer.orderId, '12');
@@ -254,10 +255,12 @@ describe('gateway client: OAuth-signed operations', () => {
       'client-order-id': 'P4-2',
       amount: '1.00',
       currency: 'EUR',
+      order_desc: 'x',
     });
     assert.equal(payout.payoutId, 'po-7');
     reply = { type: 'create-recurring-payment-response', 'recurring-payment-id': 31 };
     const rp = await client.createRecurringPayment({
+      'card-ref-id': 'ref-1',
       period: 'week',
       interval: 2,
       amount: '5.00',
@@ -273,7 +276,12 @@ describe('gateway client: OAuth-signed operations', () => {
     const noKey = createGatewayClient({ gatewayUrl: gateway.url, ...CREDENTIALS });
     gateway.seen.length = 0;
     await assert.rejects(
-      noKey.payoutCheck({ 'client-order-id': 'X', amount: '1.00', currency: 'EUR' }),
+      noKey.payoutCheck({
+        'client-order-id': 'X',
+        amount: '1.00',
+        currency: 'EUR',
+        order_desc: 'x',
+      }),
       (error: unknown) =>
         error instanceof GatewayConfigError &&
         error.code === 'gateway-config' &&

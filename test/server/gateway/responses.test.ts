@@ -132,6 +132,33 @@ describe('normalizeResult', () => {
     assert.equal(result.threeDS?.acsUrl, 'https://acs.example/challenge');
   });
 
+  test("the issue's spellings of 3DS fields: redirect_url, acsURL, acs_url, PaReq, MD", () => {
+    const spec = normalizeResult(
+      { type: 'async-response', status: 'processing', redirect_url: 'https://gw.example/3ds' },
+      'r',
+    );
+    assert.equal(spec.redirectUrl, 'https://gw.example/3ds');
+    const camel = normalizeResult(
+      { type: 'status-response', acsURL: 'https://acs.example/a', PaReq: 'eJz', MD: 'm1' },
+      'r',
+    );
+    assert.deepEqual(camel.threeDS, { acsUrl: 'https://acs.example/a', pareq: 'eJz', md: 'm1' });
+    const snake = normalizeResult(
+      {
+        type: 'status-response',
+        acs_url: 'https://acs.example/b',
+        CReq: 'eyJ',
+        Redirect_To: 'https://gw.example/t',
+      },
+      'r',
+    );
+    assert.deepEqual(snake.threeDS, {
+      acsUrl: 'https://acs.example/b',
+      creq: 'eyJ',
+      redirectTo: 'https://gw.example/t',
+    });
+  });
+
   test('no 3DS or card fields: neither object is present', () => {
     const result = normalizeResult({ type: 'async-response' }, 'r');
     assert.equal('threeDS' in result, false);
@@ -186,6 +213,7 @@ describe('responses over HTTP', () => {
       currency: 'EUR',
       redirect_url: 'https://r',
       email: 'a@b.c',
+      ipaddress: '203.0.113.7',
     });
     assert.equal(result.redirectUrl, 'https://gw.example/f/1');
     assert.equal(result.type, 'async-form-response');

@@ -43,12 +43,22 @@ describe('fault rules', () => {
   });
 
   test('the header names every switch; settings outside their range are refused', () => {
-    assert.deepEqual(parseFaultHeader('5xx, duplicate-callbacks, out-of-order-callbacks'), {
-      errorRate: 1,
-      duplicateCallbacks: true,
-      outOfOrderCallbacks: true,
-    });
-    for (const bad of [{ errorRate: 1.5 }, { dropRate: -0.1 }, { errorRate: '0.5' }, null]) {
+    assert.deepEqual(
+      parseFaultHeader('5xx, duplicate-callbacks, out-of-order-callbacks, lost-callbacks'),
+      {
+        errorRate: 1,
+        duplicateCallbacks: true,
+        outOfOrderCallbacks: true,
+        lostCallbacks: true,
+      },
+    );
+    for (const bad of [
+      { errorRate: 1.5 },
+      { dropRate: -0.1 },
+      { errorRate: '0.5' },
+      { lostCallbacks: 'yes' },
+      null,
+    ]) {
       assert.throws(() => validateFaults(bad), FaultSettingsError, JSON.stringify(bad));
     }
   });
@@ -86,6 +96,48 @@ describe('a share of calls fails', () => {
       const accepted = await send();
       assert.equal(accepted.status, 200);
       assert.equal(JSON.parse(accepted.text).type, 'async-response');
+    } finally {
+      await sb.close();
+    }
+  });
+});
+
+describe('lost callbacks', () => {
+  test('lostCallbacks: the sale ends approved, and no callback is queued for it', async () => {
+    const sb = await createSandboxApp({
+      processingDelayMs: 5,
+      faults: { '*': { lostCallbacks: true } },
+    });
+    try {
+      const { endpointId, controlKey } = DEV_MERCHANT;
+      const sale = saleRequest('4000000000000002', undefined, {
+        server_callback_url: 'http://127.0.0.1:9/callback',
+      });
+      const sent = await request(sb.app)
+        .post(`/paynet/api/v2/sale/${endpointId}`)
+        .set('Accept', 'application/vnd.pay+json')
+        .type('form')
+        .send({ ...sale, control: computeControl('sale', { endpointId, ...sale }, controlKey) });
+      const orderid = String(JSON.parse(sent.text)['paynet-order-id']);
+      const fields = { login: DEV_MERCHANT.login, client_orderid: sale.client_orderid, orderid };
+      const status = async () =>
+        JSON.parse(
+          (
+            await request(sb.app)
+              .post(`/paynet/api/v2/status/${endpointId}`)
+              .set('Accept', 'application/vnd.pay+json')
+              .type('form')
+              .send({ ...fields, control: computeControl('status', fields, controlKey) })
+          ).text,
+        ).status as string;
+      let now = await status();
+      for (let i = 0; i < 200 && now === 'processing'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        now = await status();
+      }
+      assert.equal(now, 'approved');
+      await sb.idle();
+      assert.deepEqual(await sb.sandbox.callbacks.list(orderid), []);
     } finally {
       await sb.close();
     }

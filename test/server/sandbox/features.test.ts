@@ -147,6 +147,7 @@ describe('hosted forms', () => {
     currency: 'EUR',
     email: 'shopper@example.com',
     order_desc: 'Hosted form order',
+    ipaddress: '203.0.113.7',
     redirect_url: REDIRECT,
     ...extra,
   });
@@ -274,6 +275,8 @@ describe('card references and rebill', () => {
       cardrefid: v2.cardRefId!,
       amount: '3.00',
       currency: 'EUR',
+      order_desc: 'Monthly box',
+      ipaddress: '203.0.113.7',
     };
     const ack = await h.client.makeRebill(rebill);
     const status = await waitForStatus(h, rebill.client_orderid, ack.orderId!);
@@ -328,6 +331,7 @@ describe('payouts, transfers, pan-eligibility', () => {
       'client-order-id': orderId('two'),
       amount: '9.00',
       currency: 'EUR',
+      order_desc: 'Two-step payout',
       account_number: 'DE89370400440532013000',
       bank_name: 'Example Bank',
     };
@@ -480,6 +484,10 @@ describe('faults', () => {
       body: JSON.stringify({ errorRate: 2 }),
     });
     assert.equal(bad.status, 400);
-    await fetch(`${h.origin}/sandbox/reset`, { method: 'POST' });
+    const reset = await fetch(`${h.origin}/sandbox/reset`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    assert.equal(reset.status, 200);
   });
 });

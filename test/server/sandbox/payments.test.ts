@@ -45,6 +45,11 @@ describe('test cards', () => {
         'error',
         'filtered',
         'unknown-then-approved',
+        '3ds1-no-md',
+        '3ds2-cres-refused',
+        'gateway-3ds-redirect',
+        'gateway-3ds-redirect-declined',
+        'gateway-3ds-html',
       ],
     );
     for (const card of cards) assert.ok(luhnValid(card.pan), card.pan);

@@ -80,7 +80,11 @@ describe('3DS 2.x challenge (3ds2-challenge)', () => {
     const method = await runMethodPage(o.status.raw['three-ds-method-url']!, transId);
     assert.equal(method.status, 200);
     assert.equal(method.headers.get('x-frame-options'), null);
-    assert.doesNotMatch(method.headers.get('content-security-policy') ?? '', /frame-ancestors/);
+    // Frameable by the merchant's page (by default: pages on this machine), no other site.
+    assert.match(
+      method.headers.get('content-security-policy') ?? '',
+      /; frame-ancestors 'self' http:\/\/localhost:\* http:\/\/127\.0\.0\.1:\* http:\/\/\[::1\]:\*$/,
+    );
     const notify = readForm(method.html);
     assert.equal(notify.action, NOTIFY);
     assert.deepEqual(decodeB64Json(notify.fields.threeDSMethodData!), {

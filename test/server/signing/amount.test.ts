@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { fromMinorUnits, SigningError, toMinorUnits } from '../../../server/src/signing/index.js';
+import {
+  fromMinorUnits,
+  SigningError,
+  toControlCents,
+  toMinorUnits,
+} from '../../../server/src/signing/index.js';
 
 describe('toMinorUnits', () => {
   const exact: [string, string, number][] = [
@@ -75,4 +80,50 @@ describe('fromMinorUnits', () => {
     assert.throws(() => fromMinorUnits(-1, 'EUR'), SigningError);
     assert.throws(() => fromMinorUnits(1.5, 'EUR'), SigningError);
   });
+});
+
+describe('toControlCents: the amount × 100 for every currency (scheme A rule 3)', () => {
+  const exact: [string, string][] = [
+    ['10.00', '1000'], // the spec's own example
+    ['10.42', '1042'],
+    ['0.94', '94'],
+    ['10.15', '1015'],
+    ['0.29', '29'], // 0.29 * 100 is 28.999999999999996 in floats
+    ['19.99', '1999'], // 19.99 * 100 is 1998.9999999999998 in floats
+    ['0.05', '5'],
+    ['0', '0'],
+    ['10', '1000'],
+    ['10.5', '1050'],
+    ['500', '50000'], // JPY: no decimals on the wire, still × 100 in the control
+    ['1.500', '150'], // KWD: three decimals on the wire, × 100 in the control
+    ['1.230', '123'],
+    ['007.10', '710'],
+  ];
+  for (const [amount, cents] of exact) {
+    test(`"${amount}" is "${cents}"`, () => {
+      assert.equal(toControlCents(amount), cents);
+    });
+  }
+
+  const refused: [string, string][] = [
+    ['1.234', 'is not a whole number of cents'], // KWD 1.234 would be 123.4: refused, not rounded
+    ['1.505', 'is not a whole number of cents'],
+    ['0.001', 'is not a whole number of cents'],
+    ['-1.00', 'is not a plain decimal number'],
+    ['1e3', 'is not a plain decimal number'],
+    ['', 'is not a plain decimal number'],
+    ['.5', 'is not a plain decimal number'],
+    ['99999999999999999999', 'is too large'],
+  ];
+  for (const [amount, why] of refused) {
+    test(`refuses "${amount}": ${why}`, () => {
+      assert.throws(
+        () => toControlCents(amount),
+        (error: unknown) =>
+          error instanceof SigningError &&
+          error.code === 'invalid-amount' &&
+          error.message.includes(why),
+      );
+    });
+  }
 });

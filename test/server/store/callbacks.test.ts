@@ -41,19 +41,36 @@ for (const engine of engines()) {
       assert.equal(first.callback.processedAt, null);
       const second = await store.callbacks.recordOnce({
         gatewayOrderId: '5001',
+        clientOrderId: 'cb-1',
         status: 'approved',
         type: 'sale',
         query,
       });
       assert.deepEqual(second, { isNew: false, callback: first.callback });
-      // A different status of the same order is a new event.
-      const refund = await store.callbacks.recordOnce({
+      // `type` is not signed: another type with the same signed fields is the same callback.
+      const relabelled = await store.callbacks.recordOnce({
         gatewayOrderId: '5001',
+        clientOrderId: 'cb-1',
         status: 'approved',
-        type: 'return',
-        query: { status: 'approved', type: 'return' },
+        type: 'capture',
+        query: { status: 'approved', type: 'capture' },
       });
-      assert.equal(refund.isNew, true);
+      assert.deepEqual(relabelled, { isNew: false, callback: first.callback });
+      // A different signed field (the status, or the boundary between the ids) is a new event.
+      const declined = await store.callbacks.recordOnce({
+        gatewayOrderId: '5001',
+        clientOrderId: 'cb-1',
+        status: 'declined',
+        query: { status: 'declined' },
+      });
+      assert.equal(declined.isNew, true);
+      const shifted = await store.callbacks.recordOnce({
+        gatewayOrderId: '500',
+        clientOrderId: '1cb-1',
+        status: 'approved',
+        query: { status: 'approved' },
+      });
+      assert.equal(shifted.isNew, true);
       assert.equal((await store.callbacks.forGatewayOrder('5001')).length, 2);
     });
 
@@ -62,6 +79,7 @@ for (const engine of engines()) {
         Array.from({ length: 5 }, () =>
           store.callbacks.recordOnce({
             gatewayOrderId: '6001',
+            clientOrderId: 'cb-6',
             status: 'declined',
             query: { status: 'declined', orderid: '6001' },
           }),
@@ -75,11 +93,13 @@ for (const engine of engines()) {
     test('markProcessed happens once', async () => {
       const a = await store.callbacks.recordOnce({
         gatewayOrderId: '7001',
+        clientOrderId: 'cb-7',
         status: 'approved',
         query: {},
       });
       const b = await store.callbacks.recordOnce({
         gatewayOrderId: '7002',
+        clientOrderId: 'cb-7',
         status: 'approved',
         query: {},
       });

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { checkoutMigrations } from '../../../server/src/store/index.js';
 import { engines } from './engines.js';
 
 const PAN = '4111111111111111';
@@ -52,6 +53,7 @@ for (const engine of engines()) {
         });
         await store.callbacks.recordOnce({
           gatewayOrderId: '1',
+          clientOrderId: 'pci-1',
           status: 'approved',
           query: new URLSearchParams({ status: 'approved', ...card }),
         });
@@ -97,8 +99,9 @@ for (const engine of engines()) {
             );
           }
         }
-        // One row each in sessions, orders, history, callbacks, operations, webhooks; 7 migrations.
-        assert.equal(rowsSearched, 6 + 7);
+        // One row each in sessions, orders, history, callbacks, operations, webhooks, and one per
+        // migration.
+        assert.equal(rowsSearched, 6 + checkoutMigrations.length);
         // What stays: brand, last four, the masked number.
         const order = await store.orders.get(orderId);
         assert.equal(order?.cardMasked, '411111******1111');

@@ -59,7 +59,7 @@ for (const engine of engines()) {
       assert.equal(now?.version, 2);
       if (now?.status === 'processing') {
         assert.deepEqual(now.data, { step: 1 });
-        assert.deepEqual(await store.operations.getByGatewayOrderId('g-1'), now);
+        assert.deepEqual(await store.operations.pendingOnGatewayOrder('g-1'), [now]);
       } else {
         assert.equal(now?.status, 'error');
       }
@@ -68,21 +68,32 @@ for (const engine of engines()) {
       assert.deepEqual(refused.operation, now);
     });
 
-    test('pendingByGatewayOrderId and needingReconciliation find pending rows, mapped', async () => {
+    test('pendingOnGatewayOrder, pendingMoneyOpOf and needingReconciliation find pending rows, mapped', async () => {
       const capture = await store.operations.create({
         kind: 'capture',
         clientId: 'cap-1',
         gatewayOrderId: 'g-77',
+        data: { orderRowId: 'order-77' },
       });
       const ret = await store.operations.create({
         kind: 'return',
         clientId: 'ret-1',
         gatewayOrderId: 'g-77',
+        data: { orderRowId: 'order-78' },
       });
-      assert.deepEqual(await store.operations.pendingByGatewayOrderId('g-77', 'capture'), capture);
-      assert.deepEqual(await store.operations.pendingByGatewayOrderId('g-77', ''), ret);
+      const rebill = await store.operations.create({
+        kind: 'rebill',
+        clientId: 'rb-77',
+        gatewayOrderId: 'g-78',
+        data: { orderRowId: 'order-77' },
+      });
+      assert.deepEqual(await store.operations.pendingOnGatewayOrder('g-77'), [capture, ret]);
+      assert.deepEqual(await store.operations.pendingOnGatewayOrder('g-78'), [rebill]);
+      assert.deepEqual(await store.operations.pendingMoneyOpOf('order-77'), capture);
+      assert.deepEqual(await store.operations.pendingMoneyOpOf('order-78'), ret);
       await store.operations.transition(ret.id, { from: ['new'], to: 'approved' });
-      assert.deepEqual(await store.operations.pendingByGatewayOrderId('g-77', 'return'), null);
+      assert.deepEqual(await store.operations.pendingOnGatewayOrder('g-77'), [capture]);
+      assert.equal(await store.operations.pendingMoneyOpOf('order-78'), null);
 
       const due = await store.operations.needingReconciliation({
         olderThanSeconds: -1,

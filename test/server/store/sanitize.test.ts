@@ -33,6 +33,13 @@ describe('sanitize', () => {
       'ssn',
       'destination_card_number',
       'card_pan',
+      // The gateway's status answer names the expiry so; it once landed in gateway_history.
+      'card-exp-month',
+      'card-exp-year',
+      'cardExpMonth',
+      'dest_expire_year',
+      'card_expiry',
+      'expiryDate',
     ]) {
       assert.equal(isSensitiveFieldName(name), true, name);
     }
@@ -45,6 +52,8 @@ describe('sanitize', () => {
       'status',
       'japan',
       'timespan',
+      'expires_at',
+      'expiresInMinutes',
     ]) {
       assert.equal(isSensitiveFieldName(name), false, name);
     }
@@ -53,9 +62,13 @@ describe('sanitize', () => {
   test('masks Luhn-valid card numbers inside values, leaves other digit runs', () => {
     assert.equal(maskCardNumbers('card 4111111111111111 ok'), 'card 411111******1111 ok');
     assert.equal(maskCardNumbers('5555555555554444'), '555555******4444');
+    // 12 to 15 digits show fewer leading digits: six stay hidden.
+    assert.equal(maskCardNumbers('pan 500000000009.'), 'pan 50******0009.');
+    assert.equal(maskCardNumbers('378282246310005'), '37828******0005');
     // Not Luhn-valid, or too short, or part of a longer run: unchanged.
     assert.equal(maskCardNumbers('4111111111111112'), '4111111111111112');
     assert.equal(maskCardNumbers('123456789012'), '123456789012');
+    assert.equal(maskCardNumbers('50000000009'), '50000000009');
     assert.equal(maskCardNumbers('41111111111111110000000'), '41111111111111110000000');
   });
 

@@ -34,7 +34,6 @@ for (const engine of engines()) {
       const input = newSession();
       const session = await store.sessions.create(input);
       assert.equal(session.state, 'open');
-      assert.equal(session.orderId, null);
       assert.equal(session.amountMinor, 2599);
       assert.equal(session.currency, 'GBP');
       assert.equal(session.intent, 'preauth');
@@ -49,7 +48,65 @@ for (const engine of engines()) {
       assert.equal(await store.sessions.get('nope'), null);
     });
 
-    test('claimForPayment creates the order from the session, not from the caller', async () => {
+    test("create makes the session's order at once: awaiting-payment, with the session's fields", async () => {
+      const input = newSession();
+      const session = await store.sessions.create(input);
+      assert.ok(session.orderId);
+      const order = await store.orders.get(session.orderId);
+      assert.ok(order);
+      assert.deepEqual(
+        {
+          status: order.status,
+          clientOrderId: order.clientOrderId,
+          sessionId: order.sessionId,
+          intent: order.intent,
+          amountMinor: order.amountMinor,
+          currency: order.currency,
+          gatewayOrderId: order.gatewayOrderId,
+          nextAction: order.nextAction,
+          version: order.version,
+        },
+        {
+          status: 'awaiting-payment',
+          clientOrderId: input.clientOrderId,
+          sessionId: session.id,
+          intent: 'preauth',
+          amountMinor: 2599,
+          currency: 'GBP',
+          gatewayOrderId: null,
+          nextAction: null,
+          version: 1,
+        },
+      );
+      assert.deepEqual(await store.orders.getByClientOrderId(input.clientOrderId), order);
+    });
+
+    test('an order id taken by an order: the session is refused and nothing is left behind', async () => {
+      const input = newSession();
+      await store.orders.create({
+        clientOrderId: input.clientOrderId,
+        intent: 'sale',
+        amountMinor: 100,
+        currency: 'EUR',
+      });
+      await assert.rejects(
+        store.sessions.create(input),
+        (e: { code?: string }) => e.code === '23505',
+      );
+      assert.equal(await store.sessions.getByClientOrderId(input.clientOrderId), null);
+    });
+
+    test('modes: both unless given; the column refuses none and unknown ones', async () => {
+      assert.deepEqual((await store.sessions.create(newSession())).modes, ['direct', 'hosted']);
+      const hosted = await store.sessions.create(newSession({ modes: ['hosted'] }));
+      assert.deepEqual(hosted.modes, ['hosted']);
+      assert.deepEqual((await store.sessions.get(hosted.id))?.modes, ['hosted']);
+      for (const modes of [[], ['card']] as never[]) {
+        await assert.rejects(store.sessions.create(newSession({ modes })), /check constraint/);
+      }
+    });
+
+    test("claimForPayment starts the session's order with the session's fields, not the caller's", async () => {
       const session = await store.sessions.create(newSession());
       const claim = await store.sessions.claimForPayment(session.id, {
         merchantOrigin: 'https://shop.example',
@@ -59,7 +116,8 @@ for (const engine of engines()) {
       });
       assert.equal(claim.won, true);
       assert.equal(claim.session?.state, 'paying');
-      assert.equal(claim.session?.orderId, claim.order?.id);
+      assert.equal(claim.session?.orderId, session.orderId);
+      assert.equal(claim.order?.id, session.orderId);
       assert.equal(claim.order?.status, 'new');
       assert.equal(claim.order?.clientOrderId, session.clientOrderId);
       assert.equal(claim.order?.sessionId, session.id);
@@ -92,7 +150,21 @@ for (const engine of engines()) {
       }
     });
 
-    test('an expired session is marked expired and takes no payment', async () => {
+    test('a session from before orders came with sessions: the claim creates its order', async () => {
+      const session = await store.sessions.create(newSession());
+      await store.db.query('update checkout_sessions set order_id = null where id = $1', [
+        session.id,
+      ]);
+      await store.db.query('delete from orders where id = $1', [session.orderId]);
+      const claim = await store.sessions.claimForPayment(session.id, { cardLast4: '4444' });
+      assert.equal(claim.won, true);
+      assert.equal(claim.order?.status, 'new');
+      assert.equal(claim.order?.clientOrderId, session.clientOrderId);
+      assert.equal(claim.order?.cardLast4, '4444');
+      assert.equal(claim.session?.orderId, claim.order?.id);
+    });
+
+    test('an expired session is marked expired with its order, and takes no payment', async () => {
       const session = await store.sessions.create(
         newSession({ expiresAt: new Date(Date.now() - 1000) }),
       );
@@ -100,10 +172,66 @@ for (const engine of engines()) {
       assert.equal(claim.won, false);
       assert.equal(claim.won === false && claim.reason, 'expired');
       assert.equal(claim.session?.state, 'expired');
-      assert.equal(claim.order, null);
+      assert.equal(claim.order?.id, session.orderId);
+      assert.equal(claim.order?.status, 'expired');
+      // This claim expired it: the caller announces it (once).
+      assert.equal(claim.won === false && claim.reason === 'expired' && claim.expiry?.won, true);
       assert.equal((await store.sessions.get(session.id))?.state, 'expired');
+      const again = await store.sessions.claimForPayment(session.id);
+      assert.equal(again.won === false && again.reason, 'expired');
+      assert.equal(again.won === false && again.reason === 'expired' && again.expiry, undefined);
+      assert.equal(again.order?.status, 'expired');
       const missing = await store.sessions.claimForPayment('no-such-session');
       assert.deepEqual(missing, { won: false, reason: 'not-found', session: null, order: null });
+    });
+
+    test('expire: an open session and its order end together, once', async () => {
+      const session = await store.sessions.create(newSession());
+      // Not due yet: only the early (merchant's) expiry takes it.
+      const notDue = await store.sessions.expire(session.id, { dueOnly: true });
+      assert.equal(notDue.won, false);
+      assert.equal(notDue.session?.state, 'open');
+      assert.equal(notDue.order?.status, 'awaiting-payment');
+      const ended = await store.sessions.expire(session.id, { dueOnly: false });
+      assert.equal(ended.won, true);
+      assert.equal(ended.session?.state, 'expired');
+      assert.equal(ended.order?.status, 'expired');
+      assert.equal(ended.order?.version, 2);
+      const twice = await store.sessions.expire(session.id, { dueOnly: false });
+      assert.equal(twice.won, false);
+      assert.equal(twice.order?.version, 2);
+      const claim = await store.sessions.claimForPayment(session.id);
+      assert.equal(claim.won === false && claim.reason, 'expired');
+      const missing = await store.sessions.expire('no-such-session', { dueOnly: false });
+      assert.deepEqual(missing, { won: false, session: null, order: null });
+    });
+
+    test('expire refuses a session whose payment is under way; its order is untouched', async () => {
+      const session = await store.sessions.create(newSession());
+      const claim = await store.sessions.claimForPayment(session.id);
+      const refused = await store.sessions.expire(session.id, { dueOnly: false });
+      assert.equal(refused.won, false);
+      assert.equal(refused.session?.state, 'paying');
+      assert.deepEqual(refused.order, claim.order);
+    });
+
+    test('dueForExpiry lists open sessions past their expiry only, oldest first', async () => {
+      const past = (ms: number) => newSession({ expiresAt: new Date(Date.now() - ms) });
+      const older = await store.sessions.create(past(60_000));
+      const newer = await store.sessions.create(past(30_000));
+      const paying = await store.sessions.create(newSession());
+      await store.sessions.claimForPayment(paying.id);
+      await store.db.query(
+        "update checkout_sessions set expires_at = now() - interval '90 seconds' where id = $1",
+        [paying.id],
+      );
+      await store.sessions.create(newSession());
+      const due = await store.sessions.dueForExpiry(1000);
+      assert.ok(due.indexOf(older.id) >= 0 && due.indexOf(older.id) < due.indexOf(newer.id));
+      assert.ok(!due.includes(paying.id));
+      for (const id of due) await store.sessions.expire(id, { dueOnly: true });
+      assert.deepEqual(await store.sessions.dueForExpiry(1000), []);
+      assert.equal((await store.orders.get(newer.orderId ?? ''))?.status, 'expired');
     });
 
     test('a cancelled session is closed to payments', async () => {

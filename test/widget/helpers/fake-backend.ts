@@ -111,6 +111,7 @@ export function sessionView(over: Partial<SessionView> = {}): SessionView {
     currency: 'EUR',
     description: 'Test order',
     intent: 'sale',
+    modes: ['direct', 'hosted'],
     state: 'open',
     expiresAt: '2026-06-15T13:00:00Z',
     ...over,

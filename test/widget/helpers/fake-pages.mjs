@@ -44,17 +44,53 @@ function autoForm(action, fields, submit) {
 
 const b64url = (s) => Buffer.from(s).toString('base64url');
 
-/** Koa middleware for /fake-acs/* and /fake-backend/return/*. */
+/**
+ * The backend's launcher page: `to` and `fields` (JSON) name the form to post, or `page` the
+ * gateway page to frame. Framed, it posts into a frame of its own (as the real one does); at the
+ * top level into itself.
+ */
+function launcher(url) {
+  const to = url.searchParams.get('to');
+  const fields = JSON.parse(url.searchParams.get('fields') ?? '{}');
+  const pageUrl = url.searchParams.get('page') ?? '';
+  const inputs = Object.entries(fields)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
+  const form = to
+    ? `<form id="f" method="POST" action="${esc(to)}" target="bank">${inputs}</form>`
+    : '';
+  const script = `var f = document.getElementById('f');
+if (window.parent !== window) { if (f) f.submit(); else document.getElementById('bank').src = ${js(pageUrl)}; }
+else if (f) { f.target = '_self'; f.submit(); } else { location.replace(${js(pageUrl)}); }`;
+  return page(
+    'Launcher',
+    {},
+    `<iframe id="bank" name="bank" style="width:100%;height:100%;border:0"></iframe>${form}`,
+    script,
+  );
+}
+
+/** Koa middleware for /fake-acs/*, /fake-backend/launch, /fake-backend/return/* and /fake-backend/gateway-page/*. */
 export function fakePages() {
   return async function fakePagesMiddleware(ctx, next) {
     const url = new URL(ctx.url, 'http://x');
     const path = url.pathname;
-    if (!path.startsWith('/fake-acs/') && !path.startsWith('/fake-backend/return/')) return next();
+    if (
+      !path.startsWith('/fake-acs/') &&
+      path !== '/fake-backend/launch' &&
+      !path.startsWith('/fake-backend/return/') &&
+      !path.startsWith('/fake-backend/gateway-page/')
+    )
+      return next();
     const raw = ctx.method === 'POST' ? await readBody(ctx.req) : '';
     const received = Object.fromEntries(new URLSearchParams(raw));
     ctx.type = 'html';
     ctx.set('Cache-Control', 'no-store');
 
+    if (path === '/fake-backend/launch') {
+      ctx.body = launcher(url);
+      return;
+    }
     if (path === '/fake-acs/method') {
       // Decode threeDSMethodData like an ACS and notify the URL inside it.
       let notify = '';
@@ -100,16 +136,24 @@ export function fakePages() {
       ctx.body = page('ACS 3-D Secure 1.0.2', received, f.body, f.script);
       return;
     }
+    if (path.startsWith('/fake-backend/gateway-page/')) {
+      // The backend's page serving a gateway's html: a form that posts itself to the ACS (the
+      // test names it in the query, as the gateway's markup would).
+      const f = autoForm(url.searchParams.get('acs') ?? '', { creq: 'from-gateway' }, true);
+      ctx.body = page('Gateway page', received, f.body, f.script);
+      return;
+    }
     const m = /^\/fake-backend\/return\/([a-z-]+)\/([^/]+)$/.exec(path);
     if (m) {
       const msg = { source: 'pay-checkout', type: m[1], orderId: decodeURIComponent(m[2]) };
       // The real backend targets the merchant origin exactly; '*' is enough for a fake. The second
       // message lets a test know the first one has been delivered (messages arrive in order).
+      // Every ancestor, as the real page: the widget's page is above the launcher's frame.
       ctx.body = page(
         'Return',
         received,
         '',
-        `parent.postMessage(${js(msg)}, '*'); parent.postMessage({ fakeReturnPosted: ${js(msg)}, received: ${js(received)} }, '*');`,
+        `for (var w = window.parent; ; w = w.parent) { w.postMessage(${js(msg)}, '*'); w.postMessage({ fakeReturnPosted: ${js(msg)}, received: ${js(received)} }, '*'); if (w === window.top) break; }`,
       );
       return;
     }

@@ -15,6 +15,18 @@ export async function waitUntil<T>(
   }
 }
 
+/** The document titled `title` in `frame` or in a frame inside it (the launcher's), if loaded. */
+export function pageIn(frame: HTMLIFrameElement, title: string): Document | undefined {
+  try {
+    const doc = frame.contentDocument;
+    if (doc?.title === title) return doc;
+    const inner = doc?.querySelector('iframe');
+    return inner ? pageIn(inner, title) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The fields a same-origin fake page received (its `<pre id="received">`), once it has loaded. */
 export function receivedBy(
   frame: HTMLIFrameElement,
@@ -22,8 +34,8 @@ export function receivedBy(
 ): Promise<Record<string, string>> {
   return waitUntil(() => {
     try {
-      const doc = frame.contentDocument;
-      if (doc?.title !== title) return undefined;
+      const doc = pageIn(frame, title);
+      if (!doc) return undefined;
       const pre = doc.getElementById('received');
       return pre ? (JSON.parse(pre.textContent!) as Record<string, string>) : undefined;
     } catch {
@@ -52,3 +64,14 @@ export function nextReturnPosted(): Promise<{ data: ReturnPosted; origin: string
 
 export const b64url = (s: string): string =>
   btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+/** A launcher page of the fake backend that posts `fields` to `to` (or frames `page`). */
+export function fakeLaunch(
+  to: string | null,
+  fields: Record<string, string> = {},
+  page = '',
+): string {
+  const q = new URLSearchParams({ fields: JSON.stringify(fields), page });
+  if (to) q.set('to', to);
+  return `${location.origin}/fake-backend/launch?${q}`;
+}

@@ -31,7 +31,6 @@ export interface Mounted {
   clock: FakeClock;
   events: Recorded[];
   navigations: string[];
-  topForms: { action: string; target: string; method: string; fields: Record<string, string> }[];
   /** Events of one type, details only. */
   of(type: string): unknown[];
   /** Resolves when an event of `type` has been seen (count times). */
@@ -72,7 +71,6 @@ export async function mount(opts: MountOptions = {}): Promise<Mounted> {
   // Listening on document proves the events bubble out of the shadow root (composed).
   for (const n of EVENT_NAMES) document.addEventListener(n, listener);
   const navigations: string[] = [];
-  const topForms: Mounted['topForms'] = [];
   const el = document.createElement('pay-checkout');
   el.env = {
     fetch: backend.fetch,
@@ -80,11 +78,6 @@ export async function mount(opts: MountOptions = {}): Promise<Mounted> {
     clearTimeout: clock.clearTimeout,
     now: clock.now,
     navigate: (url) => navigations.push(url),
-    submitTop: (form) => {
-      const fields: Record<string, string> = {};
-      for (const i of form.querySelectorAll('input')) fields[i.name] = i.value;
-      topForms.push({ action: form.action, target: form.target, method: form.method, fields });
-    },
   };
   for (const [k, v] of Object.entries({
     backend: BACKEND,
@@ -102,7 +95,6 @@ export async function mount(opts: MountOptions = {}): Promise<Mounted> {
     clock,
     events,
     navigations,
-    topForms,
     of: (type) => events.filter((e) => e.type === type).map((e) => e.detail),
     until: (type, n = 1) =>
       new Promise((resolve) => {

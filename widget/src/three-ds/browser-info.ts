@@ -1,6 +1,7 @@
 /** Collects the EMV 3DS browser fields (the backend adds Accept header, IP and user agent). */
 import type { BrowserInfo, ChallengeWindowSize } from '../api-types.js';
 import { COLOR_DEPTHS, SMALL_VIEWPORT_PX, WINDOW_SIZES } from './constants.js';
+import { emvLanguage } from './language.js';
 
 /** Maps a screen colour depth onto the EMV set, rounding down (30-bit screens send 24). */
 export function mapColorDepth(depth: number): number {
@@ -8,16 +9,6 @@ export function mapColorDepth(depth: number): number {
   let best: number = COLOR_DEPTHS[0];
   for (const d of COLOR_DEPTHS) if (d <= depth) best = d;
   return best;
-}
-
-/** BCP 47 tag cut to EMV's 8 characters: "zh-Hant-TW" becomes "zh-TW", never a broken "zh-Hant-". */
-export function emvLanguage(tag: string | undefined): string {
-  const t = (tag || 'en').trim();
-  if (t.length <= 8) return t;
-  const parts = t.split('-');
-  const region = parts.find((p, i) => i > 0 && /^[A-Za-z]{2}$|^\d{3}$/.test(p));
-  const short = region ? `${parts[0]}-${region}` : parts[0]!;
-  return short.slice(0, 8);
 }
 
 /**

@@ -1,21 +1,58 @@
-/** What goes into the challenge frame (or the top-level page) for each kind of challenge. */
+/** What the challenge frame shows and how big it is, for each kind of challenge. */
 import type { ChallengeWindowSize, NextAction } from '../api-types.js';
 import { WINDOW_SIZES } from './constants.js';
 
-export type ChallengeAction = Extract<NextAction, { action: 'challenge' | '3ds1' | 'html' }>;
+/** A bank step shown in the dialog: a challenge, or the gateway's own page (html, or its address). */
+export type ChallengeAction =
+  | Extract<NextAction, { action: 'challenge' | '3ds1' | 'html' }>
+  | (Extract<NextAction, { action: 'redirect' }> & { launchUrl: string });
 
-/** The form to post: 3DS 2 sends lower-case `creq` (ACSes reject `CReq`), 3DS 1.0.2 `PaReq`/`MD`/`TermUrl`. */
-export function challengeForm(
-  a: ChallengeAction,
-): { url: string; fields: Record<string, string | undefined> } | undefined {
-  if (a.action === 'challenge') {
-    return { url: a.acsUrl, fields: { creq: a.creq, threeDSSessionData: a.threeDSSessionData } };
-  }
-  if (a.action === '3ds1') {
-    // MD must be present even when empty: some ACSes reject the post without it.
-    return { url: a.acsUrl, fields: { PaReq: a.paReq, MD: a.md, TermUrl: a.termUrl } };
-  }
+/**
+ * The step as a bank page for the dialog: a challenge, the gateway's html, or the gateway's 3DS
+ * address (its `launchUrl` frames it) unless the merchant wants bank pages at the top level. The
+ * hosted form is never one: it is the gateway's payment page, a whole-page visit.
+ */
+export function bankStepOf(
+  a: NextAction,
+  redirectReason: 'hosted' | 'gateway',
+  mode: 'auto' | 'iframe' | 'redirect',
+): ChallengeAction | undefined {
+  if (a.action === 'challenge' || a.action === '3ds1' || a.action === 'html') return a;
+  if (a.action === 'redirect' && redirectReason === 'gateway' && a.launchUrl && mode !== 'redirect')
+    return { ...a, launchUrl: a.launchUrl };
   return undefined;
+}
+
+const isWindowSize = (v: unknown): v is ChallengeWindowSize =>
+  typeof v === 'string' && Object.hasOwn(WINDOW_SIZES, v);
+
+/**
+ * The window size inside a CReq (base64url JSON, padded or not): the size the ACS was actually
+ * told, which may differ from what the browser asked for at /pay (a rotated phone, a resized
+ * window, or a 3DS Server that chose). Undefined when the CReq does not say.
+ */
+export function creqWindowSize(creq: string): ChallengeWindowSize | undefined {
+  try {
+    const b64 = creq.replace(/-/g, '+').replace(/_/g, '/');
+    const json = JSON.parse(atob(b64.padEnd(b64.length + ((4 - (b64.length % 4)) % 4), '=')));
+    const size = (json as { challengeWindowSize?: unknown } | null)?.challengeWindowSize;
+    return isWindowSize(size) ? size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The size of the frame: a 3DS 2 challenge follows its CReq (else the size the backend named);
+ * 1.0.2 pages were designed for 390x400; a gateway's own page gets the size the browser asked for.
+ */
+export function actionWindowSize(
+  a: ChallengeAction,
+  chosen: ChallengeWindowSize,
+): ChallengeWindowSize {
+  if (a.action === 'challenge') return creqWindowSize(a.creq) ?? a.challengeWindowSize;
+  if (a.action === '3ds1') return chosen === '05' ? '05' : '02';
+  return chosen;
 }
 
 /** The frame's CSS size; full screen (`05`) fills the dialog instead. */
@@ -24,18 +61,7 @@ export function frameStyle(size: ChallengeWindowSize): string {
   return dims ? `width:${dims[0]}px;height:${dims[1]}px` : 'width:100%;height:100%';
 }
 
-/** 3DS 2 challenges name their size; 1.0.2 pages were designed for 390x400. */
-export function actionWindowSize(
-  a: ChallengeAction,
-  chosen: ChallengeWindowSize,
-): ChallengeWindowSize {
-  return a.action === 'challenge' ? a.challengeWindowSize : chosen === '05' ? '05' : '02';
-}
-
-export function acsOrigin(a: ChallengeAction): string | undefined {
-  try {
-    return a.action === 'html' ? undefined : new URL(a.acsUrl).origin;
-  } catch {
-    return undefined;
-  }
+/** `pay-challenge`'s version: the 3DS version, or which kind of gateway page. */
+export function challengeVersion(a: ChallengeAction): '2' | '1.0.2' | 'html' | 'redirect' {
+  return a.action === 'challenge' ? '2' : a.action === '3ds1' ? '1.0.2' : a.action;
 }

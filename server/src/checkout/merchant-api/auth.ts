@@ -1,12 +1,17 @@
 /** `Authorization: Bearer MERCHANT_API_KEY`, compared in constant time. */
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { constantTimeEqual } from '../../signing/index.js';
 import { HttpError } from '../errors.js';
 
+/** The request carries the merchant API key. */
+export function hasMerchantKey(req: Request, apiKey: string): boolean {
+  const match = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
+  return Boolean(match?.[1] && constantTimeEqual(match[1], apiKey));
+}
+
 export function merchantAuth(apiKey: string): RequestHandler {
   return (req, _res, next) => {
-    const match = /^Bearer (.+)$/.exec(req.get('authorization') ?? '');
-    if (!match?.[1] || !constantTimeEqual(match[1], apiKey)) {
+    if (!hasMerchantKey(req, apiKey)) {
       throw new HttpError(401, 'unauthorized', 'Missing or invalid API key');
     }
     next();

@@ -1,12 +1,61 @@
-/** Card references: create one from a paid order; read the card info behind one. */
+/**
+ * Card references: create one from a paid order; read the card info behind one.
+ *
+ * The spec names create-card-ref's answer `CardRefAsyncResponse`: it may come without
+ * `card-ref-id`, which the status of that transaction then carries. The backend follows it (a
+ * 202 while it is not there yet; POST again to keep following) instead of failing the request.
+ */
 import { z } from 'zod';
 import { GatewayError } from '../../gateway/index.js';
+import type { MerchantOperation, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
+import { finalizeOperation } from '../operations-status.js';
+import { followUntilFinal } from '../payments/follow-operation.js';
+import { isFinalStatus } from '../payments/next-action.js';
 import { runOperation } from './operation-runner.js';
 import type { RouteTable } from './route-spec.js';
 import { CardInfo, CardRef, EmptyBody, ErrorResponse } from './schemas.js';
+
+const CardRefPending = z.object({
+  cardRefId: z.null(),
+  orderId: z.string(),
+  status: z.string().meta({ description: 'The card reference request, still pending' }),
+});
+
+/** Asks the status of the card-ref transaction once; keeps `card-ref-id` when it is there. */
+async function pollCardRef(
+  ctx: Context,
+  operation: MerchantOperation,
+  order: Order,
+): Promise<MerchantOperation> {
+  try {
+    const status = await inScope(ctx, { operationId: operation.id }, () =>
+      ctx.gateway.status({
+        client_orderid: order.clientOrderId,
+        orderid: operation.gatewayOrderId ?? (order.gatewayOrderId as string),
+      }),
+    );
+    if (status.cardRefId) {
+      const moved = await ctx.store.operations.transition(operation.id, {
+        from: [operation.status],
+        to: 'approved',
+        patch: { gatewayRef: status.cardRefId },
+      });
+      return moved.operation ?? operation;
+    }
+    if (isFinalStatus(status.status) && status.status !== 'approved') {
+      return await finalizeOperation(ctx, operation, status.status, {
+        reason: status.errorMessage,
+        errorCode: status.errorCode,
+      });
+    }
+  } catch (error) {
+    ctx.logger.warn({ err: error, operationId: operation.id }, 'card reference status poll failed');
+  }
+  return operation;
+}
 
 export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -21,7 +70,12 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
       body: EmptyBody,
       responses: {
         201: { description: 'Created', schema: CardRef },
+        202: {
+          description: 'The gateway answered asynchronously and has not finished: POST again',
+          schema: CardRefPending,
+        },
         409: { description: 'The order is not approved', schema: ErrorResponse },
+        422: { description: 'The gateway did not create the reference', schema: ErrorResponse },
       },
     },
     async ({ params }, _req, res) => {
@@ -39,19 +93,43 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
         res.status(200).json({ cardRefId: existing.gatewayRef, orderId: order.clientOrderId });
         return;
       }
-      const op = await runOperation(
-        ctx,
-        { kind: 'card-ref', clientId: order.clientOrderId, data: { orderRowId: order.id } },
-        () =>
-          ctx.gateway.createCardRef({
-            client_orderid: order.clientOrderId,
-            orderid: order.gatewayOrderId as string,
-          }),
-        { follow: false, statusAfterCall: 'approved' },
-      );
-      if (!op.gatewayRef)
-        throw new HttpError(502, 'gateway', 'The gateway returned no card reference');
-      res.status(201).json({ cardRefId: op.gatewayRef, orderId: order.clientOrderId });
+      let op =
+        existing ??
+        (await runOperation(
+          ctx,
+          { kind: 'card-ref', clientId: order.clientOrderId, data: { orderRowId: order.id } },
+          () =>
+            ctx.gateway.createCardRef({
+              client_orderid: order.clientOrderId,
+              orderid: order.gatewayOrderId as string,
+            }),
+          { follow: false },
+        ));
+      if (op.gatewayRef && op.status !== 'approved') {
+        // The answer carried the reference: done, as a synchronous gateway does it.
+        const moved = await ctx.store.operations.transition(op.id, {
+          from: [op.status],
+          to: 'approved',
+        });
+        op = moved.operation ?? op;
+      }
+      if (!op.gatewayRef) {
+        op = await followUntilFinal(ctx, op, ctx.timing.operationFollowMs, (c, current) =>
+          pollCardRef(c, current, order),
+        );
+      }
+      if (op.gatewayRef) {
+        res.status(201).json({ cardRefId: op.gatewayRef, orderId: order.clientOrderId });
+        return;
+      }
+      if (isFinalStatus(op.status) && op.status !== 'approved') {
+        throw new HttpError(
+          422,
+          'gateway',
+          `The gateway did not create a card reference: ${String(op.data.reason ?? op.status)}`,
+        );
+      }
+      res.status(202).json({ cardRefId: null, orderId: order.clientOrderId, status: op.status });
     },
   );
 

@@ -6,6 +6,7 @@
  */
 import { fromMinorUnits, toMinorUnits } from '../../signing/index.js';
 import type { Context } from '../context.js';
+import { HttpError } from '../errors.js';
 import { callbackUrl } from '../payments/pay.js';
 import { clientIp } from '../request-facts.js';
 import { readOperation, runOperation } from './operation-runner.js';
@@ -26,6 +27,7 @@ export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
       responses: {
         201: { description: 'The form link', schema: HostedFormLink },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
+        502: { description: 'The gateway answered no https form address', schema: ErrorResponse },
       },
     },
     async ({ body }, req, res) => {
@@ -50,7 +52,7 @@ export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
         ...(c.country ? { country: c.country } : {}),
         ...(c.phone ? { phone: c.phone } : {}),
       };
-      const order_desc = body.description ?? 'Order';
+      const order_desc = body.description || 'Order';
       const op = await runOperation(
         ctx,
         {
@@ -100,10 +102,17 @@ export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
         },
         { follow: false },
       );
+      if (typeof op.data.url !== 'string') {
+        throw new HttpError(
+          502,
+          'gateway',
+          `The gateway answered no https form address; read the form's outcome with GET /v1/hosted-forms/${body.orderId}`,
+        );
+      }
       res.status(201).json({
         kind: body.kind,
         orderId: body.orderId,
-        url: String(op.data.url ?? ''),
+        url: op.data.url,
         gatewayOrderId: op.gatewayOrderId,
       });
     },

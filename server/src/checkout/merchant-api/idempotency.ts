@@ -6,7 +6,7 @@
  * gateway's own client_orderid uniqueness still stop a double charge).
  */
 import { createHmac } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { hashRequestBody } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -24,6 +24,20 @@ export function purgeIdempotencyKeys(ctx: Context): Promise<number> {
   return ctx.store.idempotency.purge(IDEMPOTENCY_KEEP_SECONDS);
 }
 
+/**
+ * What a key is scoped to: the matched route and its decoded parameters, never the raw path. The
+ * raw path has spellings that reach the same handler (`%2D` for `-`, and before strict routing a
+ * trailing slash or another case), and each spelling would have been a fresh key: a second refund.
+ */
+export function idempotencyScope(req: Request): string {
+  const route = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof route !== 'string') {
+    throw new Error('idempotency runs on a matched route only');
+  }
+  return `${req.method} ${route} ${JSON.stringify(req.params)}`;
+}
+
+/** Route middleware of every merchant POST (route-spec.ts mounts it after the route matched). */
 export function idempotency(ctx: Context): RequestHandler {
   return async (req, res, next) => {
     if (req.method !== 'POST') return next();
@@ -37,7 +51,7 @@ export function idempotency(ctx: Context): RequestHandler {
         'Idempotency-Key',
       );
     }
-    const scope = `${req.method} ${req.baseUrl}${req.path}`;
+    const scope = idempotencyScope(req);
     // Keyed hash: a body may hold a payout card number; even its plain hash is not stored.
     const requestHash = createHmac('sha256', ctx.config.merchantApiKey)
       .update(hashRequestBody(req.body ?? {}))

@@ -5,6 +5,7 @@
  * recorded as `error`; a lost answer leaves it `unknown` (never sent again; a read asks the
  * gateway).
  */
+import { isSafeUrl } from '../../../../widget/src/safe-url.js';
 import { GatewayError, type GatewayResult } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
@@ -12,6 +13,7 @@ import { HttpError, notFound } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
 import { followUntilFinal, pollOperation } from '../payments/follow-operation.js';
 import { isFinalStatus } from '../payments/next-action.js';
+import { logRefusedUrl } from '../payments/refused-url.js';
 import { isUniqueViolation } from './sessions.js';
 
 export interface OperationInput {
@@ -72,13 +74,18 @@ export async function runOperation(
     result.transactionId ??
     result.recurringPaymentId ??
     null;
+  // A form address nobody must be sent to is not kept (hosted-forms.ts then answers 502).
+  const url = result.redirectUrl;
+  if (url && !isSafeUrl(url)) {
+    logRefusedUrl(ctx, { operationId: operation.id }, { field: 'redirect-url', url });
+  }
   const moved = await ctx.store.operations.transition(operation.id, {
     from: ['new'],
     to: options.statusAfterCall ?? 'processing',
     patch: {
       gatewayOrderId: result.orderId ?? null,
       gatewayRef,
-      ...(result.redirectUrl ? { data: { ...operation.data, url: result.redirectUrl } } : {}),
+      ...(isSafeUrl(url) ? { data: { ...operation.data, url } } : {}),
     },
   });
   operation = moved.operation ?? operation;

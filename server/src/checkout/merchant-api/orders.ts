@@ -1,13 +1,14 @@
 /** Orders: read, list, capture, void, return. */
 
 import { z } from 'zod';
-import { toMinorUnits } from '../../signing/index.js';
+import { SigningError, toControlCents, toMinorUnits } from '../../signing/index.js';
 import type { Order as StoredOrder } from '../../store/index.js';
 import type { Context } from '../context.js';
-import { notFound } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
+import { currentOrder } from '../session-life.js';
 import { answerStatus } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
@@ -21,6 +22,23 @@ import {
   PartialAmountBody,
 } from './schemas.js';
 
+/**
+ * The amount in minor units of `currency`; a 400 naming `amount` when it has more decimals than
+ * the currency allows (`1.234` EUR, `1.5` JPY). For bodies whose currency is the order's, known
+ * only after the route read it (capture, return).
+ */
+function minorUnitsOr400(amount: string, currency: string): number {
+  try {
+    const minor = toMinorUnits(amount, currency);
+    // The control carries amount × 100: an amount that is not whole cents cannot be signed.
+    toControlCents(amount);
+    return minor;
+  } catch (error) {
+    if (error instanceof SigningError) throw badRequest('amount', `amount: ${error.message}`);
+    throw error;
+  }
+}
+
 const ORDER_PARAM = { orderId: "The merchant's order id (client_orderid)." };
 const MoneyOpResult = z.object({ order: Order, operation: Operation });
 
@@ -28,7 +46,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
   const load = async (orderId: string): Promise<StoredOrder> => {
     const order = await ctx.store.orders.getByClientOrderId(orderId);
     if (!order) throw notFound(`Order ${orderId}`);
-    return order;
+    return currentOrder(ctx, order);
   };
 
   routes.add(
@@ -105,6 +123,11 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
         responses: {
           200: { description: 'The operation reached a final status', schema: MoneyOpResult },
           202: { description: 'Sent; the gateway has not finished it yet', schema: MoneyOpResult },
+          400: {
+            description:
+              "Invalid body: `amount` zero or with more decimals than the order's currency",
+            schema: ErrorResponse,
+          },
           404: { description: 'No such order', schema: ErrorResponse },
           409: {
             description: "The order's state forbids it (the message says why)",
@@ -119,7 +142,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
           ctx,
           order,
           kind,
-          amount === undefined ? undefined : toMinorUnits(amount, order.currency),
+          amount === undefined ? undefined : minorUnitsOr400(amount, order.currency),
         );
         res.status(answerStatus(result.operation)).json({
           order: merchantOrderView(result.order),

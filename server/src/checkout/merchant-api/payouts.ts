@@ -52,7 +52,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
             client_orderid: body.orderId,
             amount: body.amount,
             currency: body.currency,
-            order_desc: body.description ?? 'Payout',
+            order_desc: body.description || 'Payout',
             ...(body.card
               ? {
                   credit_card_number: body.card.number,
@@ -104,7 +104,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
             'client-order-id': body.orderId,
             amount: body.amount,
             currency: body.currency,
-            order_desc: body.description ?? 'Payout',
+            order_desc: body.description || 'Payout',
             ...(body.cardNumber ? { 'destination-card-no': body.cardNumber } : {}),
             ...(body.bank
               ? { account_number: body.bank.accountNumber, bank_name: body.bank.bankName }

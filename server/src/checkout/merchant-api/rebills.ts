@@ -2,6 +2,7 @@
 import { toMinorUnits } from '../../signing/index.js';
 import type { Context } from '../context.js';
 import { callbackUrl } from '../payments/pay.js';
+import { clientIp } from '../request-facts.js';
 import { answerStatus, readOperation, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
@@ -23,7 +24,7 @@ export function rebillRoutes(ctx: Context, routes: RouteTable): void {
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
-    async ({ body }, _req, res) => {
+    async ({ body }, req, res) => {
       const op = await runOperation(
         ctx,
         {
@@ -39,7 +40,9 @@ export function rebillRoutes(ctx: Context, routes: RouteTable): void {
             cardrefid: body.cardRefId,
             amount: body.amount,
             currency: body.currency,
-            order_desc: body.description ?? 'Rebill',
+            order_desc: body.description || 'Rebill',
+            // Required by the gateway; the cardholder is absent, so it is the merchant's call.
+            ipaddress: clientIp(req),
             server_callback_url: callbackUrl(ctx),
           }),
       );

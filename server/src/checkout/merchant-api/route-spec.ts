@@ -3,7 +3,7 @@
  * handler behind validation by exactly these schemas, and openapi.ts publishes exactly these
  * schemas, so the document and the server cannot disagree.
  */
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 import { notFound, parseOr400 } from '../errors.js';
 
@@ -32,7 +32,11 @@ export interface Parsed<B, Q> {
 
 export type Handler<B, Q> = (input: Parsed<B, Q>, req: Request, res: Response) => Promise<void>;
 
-/** Collects the specs of one merchant API instance while registering their handlers. */
+/**
+ * Collects the specs of one merchant API instance while registering their handlers. `before` runs
+ * on every POST route once the route matched (so it can read `req.route` and `req.params`), ahead
+ * of validation: the Idempotency-Key check.
+ */
 export interface RouteTable {
   readonly specs: RouteSpec[];
   add<B extends z.ZodType, Q extends z.ZodType>(
@@ -41,13 +45,17 @@ export interface RouteTable {
   ): void;
 }
 
-export function createRouteTable(router: Router): RouteTable {
+export function createRouteTable(
+  router: Router,
+  before: { post?: RequestHandler } = {},
+): RouteTable {
   const specs: RouteSpec[] = [];
   return {
     specs,
     add(spec, handler) {
       specs.push(spec as unknown as RouteSpec);
-      router[spec.method](spec.path, async (req, res) => {
+      const first = spec.method === 'post' && before.post ? [before.post] : [];
+      router[spec.method](spec.path, ...first, async (req, res) => {
         // No id of ours holds a control character; PostgreSQL would refuse a NUL outright.
         for (const value of Object.values(req.params)) {
           if (CONTROL_CHARACTER.test(String(value))) throw notFound('resource');

@@ -4,7 +4,7 @@
  * cannot drift from what the server accepts.
  */
 import { z } from 'zod';
-import { isKnownCurrency, toMinorUnits } from '../../signing/index.js';
+import { isKnownCurrency, toControlCents, toMinorUnits } from '../../signing/index.js';
 
 // --- building blocks -------------------------------------------------------------------------
 
@@ -52,7 +52,10 @@ const Metadata = z
 
 const HttpsOrLocalUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
 
-/** Adds an issue on `amount` when it has more decimals than the currency allows. */
+/**
+ * Adds an issue on `amount` when it has more decimals than the currency allows, or is not a whole
+ * number of cents (the gateway's control carries amount × 100: KWD 1.234 cannot be signed).
+ */
 function amountFitsCurrency(
   value: { amount?: string | undefined; currency?: string | undefined },
   ctx: z.RefinementCtx,
@@ -60,8 +63,20 @@ function amountFitsCurrency(
   if (!value.amount || !value.currency || !isKnownCurrency(value.currency)) return;
   try {
     toMinorUnits(value.amount, value.currency);
+    toControlCents(value.amount);
   } catch (error) {
     ctx.addIssue({ code: 'custom', path: ['amount'], message: (error as Error).message });
+  }
+}
+
+/**
+ * Adds an issue on `amount` when it is zero: the gateway refuses a zero sale, preauth, payout or
+ * transfer (`amount: must be greater than zero`) after the session or order is used up. Account
+ * verification is the only zero-amount flow, and it takes no amount.
+ */
+function amountAboveZero(value: { amount?: string | undefined }, ctx: z.RefinementCtx) {
+  if (value.amount !== undefined && /^[0.]+$/.test(value.amount)) {
+    ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must be more than zero' });
   }
 }
 
@@ -77,6 +92,16 @@ export const CreateSessionBody = z
     customer: Customer,
     returnUrl: HttpsOrLocalUrl.optional(),
     metadata: Metadata.optional(),
+    modes: z
+      .array(z.enum(['direct', 'hosted']))
+      .min(1, 'must name at least one mode')
+      .max(2)
+      .refine((m) => new Set(m).size === m.length, 'must not repeat a mode')
+      .default(['direct', 'hosted'])
+      .meta({
+        description:
+          "How the shopper may pay: `direct` (the widget's card form), `hosted` (the gateway's payment page), or both. The widget offers only these; the widget API refuses the others.",
+      }),
     /** Minutes until the session (and its widget token) expires. */
     expiresInMinutes: z
       .number()
@@ -86,27 +111,40 @@ export const CreateSessionBody = z
       .default(30),
   })
   .strict()
-  .superRefine(amountFitsCurrency);
+  .superRefine(amountFitsCurrency)
+  .superRefine(amountAboveZero);
 
 export const SessionCreated = z.object({
   id: z.string(),
+  orderId: z.string().meta({
+    description: 'The order this session pays; `GET /v1/orders/{orderId}` answers it from now on.',
+  }),
   token: z
     .string()
     .meta({ description: "The widget's session JWT (the element's `session` attribute)." }),
   expiresAt: z.iso.datetime(),
 });
 
+export const SESSION_PARAM = { sessionId: 'The checkout session id (`id` of its creation).' };
+
 // --- orders ----------------------------------------------------------------------------------
 
-export const OrderStatusEnum = z.enum([
-  'new',
-  'processing',
-  'unknown',
-  'approved',
-  'declined',
-  'error',
-  'filtered',
-]);
+export const OrderStatusEnum = z
+  .enum([
+    'awaiting-payment',
+    'expired',
+    'new',
+    'processing',
+    'unknown',
+    'approved',
+    'declined',
+    'error',
+    'filtered',
+  ])
+  .meta({
+    description:
+      '`awaiting-payment`: its checkout session is open, nothing paid yet. `expired`: the session ended unpaid (nothing reached the gateway). `new`: paid, the gateway has not answered yet. `processing` / `unknown`: pending at the gateway (`unknown`: its answer was lost; being checked). `approved`, `declined`, `error`, `filtered`: final gateway statuses.',
+  });
 
 export const Order = z.object({
   orderId: z.string(),
@@ -124,6 +162,26 @@ export const Order = z.object({
   errorCode: z.string().nullable(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
+});
+
+export const CheckoutSessionView = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  state: z.enum(['open', 'paying', 'completed', 'cancelled', 'expired']).meta({
+    description:
+      '`open`: waiting for the shopper. `paying`: a payment is under way. `completed`: it reached a final status. `cancelled`: the shopper cancelled the payment. `expired`: ended unpaid, at its expiry or by `POST .../expire`.',
+  }),
+  amount: z.string(),
+  currency: z.string(),
+  intent: z.enum(['sale', 'preauth']),
+  description: z.string(),
+  modes: z.array(z.enum(['direct', 'hosted'])),
+  returnUrl: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  expiresAt: z.iso.datetime(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  order: Order.nullable().meta({ description: "The session's order as it stands now." }),
 });
 
 export const OrderList = z.object({ orders: z.array(Order), nextCursor: z.string().nullable() });
@@ -176,7 +234,8 @@ export const CreateRebillBody = z
     description: z.string().max(2000).optional(),
   })
   .strict()
-  .superRefine(amountFitsCurrency);
+  .superRefine(amountFitsCurrency)
+  .superRefine(amountAboveZero);
 
 export const CreateRecurringBody = z
   .object({
@@ -193,7 +252,8 @@ export const CreateRecurringBody = z
     description: z.string().max(2000).optional(),
   })
   .strict()
-  .superRefine(amountFitsCurrency);
+  .superRefine(amountFitsCurrency)
+  .superRefine(amountAboveZero);
 
 /** A money movement other than a checkout payment: rebill, payout, transfer, verification... */
 export const Operation = z.object({
@@ -244,6 +304,7 @@ export const CreatePayoutBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
+  .superRefine(amountAboveZero)
   .superRefine((v, ctx) => {
     if (!v.card && !v.bank && !v.phone) {
       ctx.addIssue({
@@ -271,7 +332,8 @@ export const CheckPayoutBody = z
       .optional(),
   })
   .strict()
-  .superRefine(amountFitsCurrency);
+  .superRefine(amountFitsCurrency)
+  .superRefine(amountAboveZero);
 
 export const CreateTransferBody = z
   .object({
@@ -283,7 +345,8 @@ export const CreateTransferBody = z
     destinationCardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
   })
   .strict()
-  .superRefine(amountFitsCurrency);
+  .superRefine(amountFitsCurrency)
+  .superRefine(amountAboveZero);
 
 // --- account verification and hosted forms ----------------------------------------------------
 
@@ -336,6 +399,7 @@ export const CreateHostedFormBody = z
     if (v.kind !== 'account-verification' && !v.amount) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is required for this form' });
     }
+    if (v.kind !== 'account-verification') amountAboveZero(v, ctx);
   });
 
 export const HostedFormLink = z.object({

@@ -1,16 +1,35 @@
-/** `POST /v1/checkout-sessions`: the merchant fixes amount, currency, intent and customer. */
+/**
+ * Checkout sessions: create one (the merchant fixes amount, currency, intent and customer; its
+ * order exists from then on, `awaiting-payment`), read one, end one early.
+ */
 import { toMinorUnits } from '../../signing/index.js';
+import type { CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
-import { HttpError } from '../errors.js';
+import { HttpError, notFound } from '../errors.js';
+import { merchantSessionView } from '../payments/views.js';
+import { currentSession, expireSession } from '../session-life.js';
 import { signSessionToken } from '../widget-api/jwt.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateSessionBody, ErrorResponse, SessionCreated } from './schemas.js';
+import {
+  CheckoutSessionView,
+  CreateSessionBody,
+  EmptyBody,
+  ErrorResponse,
+  SESSION_PARAM,
+  SessionCreated,
+} from './schemas.js';
 
 export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown })?.code === '23505';
 }
 
 export function sessionRoutes(ctx: Context, routes: RouteTable): void {
+  const load = async (sessionId: string): Promise<CheckoutSession> => {
+    const session = await ctx.store.sessions.get(sessionId);
+    if (!session) throw notFound(`Checkout session ${sessionId}`);
+    return session;
+  };
+
   routes.add(
     {
       method: 'post',
@@ -41,6 +60,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           customer: { ...body.customer },
           returnUrl: body.returnUrl ?? null,
           metadata: body.metadata ?? {},
+          modes: body.modes,
           expiresAt,
         });
       } catch (error) {
@@ -50,9 +70,63 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       }
       res.status(201).json({
         id: session.id,
+        orderId: session.clientOrderId,
         token: signSessionToken(ctx.config.jwtSecret, session.id, session.expiresAt),
         expiresAt: session.expiresAt.toISOString(),
       });
+    },
+  );
+
+  routes.add(
+    {
+      method: 'get',
+      path: '/checkout-sessions/:sessionId',
+      operationId: 'getCheckoutSession',
+      summary: 'Read a checkout session and its order (never its token).',
+      tag: 'Checkout sessions',
+      params: SESSION_PARAM,
+      responses: {
+        200: { description: 'The session', schema: CheckoutSessionView },
+        404: { description: 'Not found', schema: ErrorResponse },
+      },
+    },
+    async ({ params }, _req, res) => {
+      const now = await currentSession(ctx, await load(params.sessionId ?? ''));
+      res.json(merchantSessionView(now.session, now.order));
+    },
+  );
+
+  routes.add(
+    {
+      method: 'post',
+      path: '/checkout-sessions/:sessionId/expire',
+      operationId: 'expireCheckoutSession',
+      summary:
+        'End an open session now: the widget takes no payment, its order becomes `expired` (webhook `order.expired`). Expiring an expired session answers it as it is.',
+      tag: 'Checkout sessions',
+      params: SESSION_PARAM,
+      body: EmptyBody,
+      responses: {
+        200: { description: 'The session, expired', schema: CheckoutSessionView },
+        404: { description: 'Not found', schema: ErrorResponse },
+        409: {
+          description: 'A payment is under way or done (the message names the state)',
+          schema: ErrorResponse,
+        },
+      },
+    },
+    async ({ params }, _req, res) => {
+      const session = await load(params.sessionId ?? '');
+      const write = await expireSession(ctx, session.id, { dueOnly: false });
+      const now = write.session ?? session;
+      if (now.state !== 'expired') {
+        throw new HttpError(
+          409,
+          'conflict',
+          `Checkout session ${now.id} is ${now.state}; only an open session can be expired`,
+        );
+      }
+      res.json(merchantSessionView(now, write.order));
     },
   );
 }

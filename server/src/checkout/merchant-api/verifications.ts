@@ -31,7 +31,7 @@ export function verificationRoutes(ctx: Context, routes: RouteTable): void {
         () =>
           ctx.gateway.accountVerification({
             client_orderid: body.orderId,
-            ...(body.description ? { order_desc: body.description } : {}),
+            order_desc: body.description || 'Account verification',
             redirect_url: body.returnUrl ?? ctx.config.publicUrl,
             server_callback_url: callbackUrl(ctx),
             ...(c.firstName ? { first_name: c.firstName } : {}),

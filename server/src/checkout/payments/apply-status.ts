@@ -5,18 +5,22 @@
  * exactly once: the session completes, the merchant's webhook is queued, waiters wake up.
  */
 import type { OrderStatus } from '../../../../widget/src/api-types.js';
+import { isSafeUrl } from '../../../../widget/src/safe-url.js';
 import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
+import { gatewayPageUrl } from '../gateway-page/route.js';
 import { enqueueOrderWebhook } from '../webhooks.js';
 import { challengeKey, readFlow, sameAction, WAIT, writeFlow } from './flow-state.js';
 import {
   isFinalStatus,
   mapStatusToAction,
-  type StatusFields,
   type StoredAction,
+  statusFieldsOf,
 } from './next-action.js';
+import { logRefusedUrl } from './refused-url.js';
 import { gatewayStillAwaits } from './sent-upload.js';
+import { statusMismatch } from './status-match.js';
 import { resendLostUpload } from './three-ds.js';
 
 const KNOWN: readonly string[] = [
@@ -76,13 +80,31 @@ async function onFinal(ctx: Context, order: Order): Promise<void> {
   notifyOrder(ctx, order.id);
 }
 
-/** Folds one status response into the order; answers the order as it now stands. */
+/**
+ * Folds one status response into the order; answers the order as it now stands. An answer that
+ * describes another transaction (its order id, type, amount or currency differ from what we sent)
+ * is never applied: the order stays as it was and the disagreement is logged at `error` (the
+ * answer itself is in the gateway history).
+ */
 export async function applyStatus(
   ctx: Context,
   order: Order,
   result: StatusResponse,
 ): Promise<Order> {
   if (!PENDING_ORDER_STATUSES.includes(order.status)) return order;
+  const mismatch = statusMismatch(result, {
+    gatewayOrderId: order.gatewayOrderId,
+    transactionTypes: [order.intent],
+    amountMinor: order.amountMinor,
+    currency: order.currency,
+  });
+  if (mismatch) {
+    ctx.logger.error(
+      { orderId: order.id, requestId: result.requestId, mismatch },
+      'status answer disagrees with the order; not applied',
+    );
+    return order;
+  }
   const status = KNOWN.includes(result.status) ? (result.status as OrderStatus) : 'processing';
   if (isFinalStatus(status)) {
     return finalizeOrder(ctx, order, {
@@ -94,23 +116,17 @@ export async function applyStatus(
   }
   const flow = readFlow(order);
   const t = result.threeDS ?? {};
-  const fields: StatusFields = {
-    status,
-    threeDsServerTransId: t.serverTransId,
-    threeDsMethodUrl: t.methodUrl,
-    acsUrl: t.acsUrl,
-    creq: t.creq,
-    pareq: t.pareq,
-    md: t.md,
-    challengeWindowSize: t.challengeWindowSize,
-    html: t.html,
-    redirectTo: t.redirectTo,
-  };
-  let next: StoredAction = mapStatusToAction(fields, {
+  const fields = statusFieldsOf(result, status);
+  const mapped = mapStatusToAction(fields, {
     returnUrl: returnUrlOf(ctx, order),
+    gatewayPageUrl: gatewayPageUrl(ctx.config.publicUrl, order.returnRef),
     methodDone: order.threeDsCompInd !== null,
     challengeWindowSize: flow.challengeWindowSize,
+    salePage: flow.salePage,
   });
+  // A gateway URL the browser must not follow: the order waits, and its status decides.
+  if (mapped.refused) logRefusedUrl(ctx, { orderId: order.id }, mapped.refused);
+  let next: StoredAction = mapped.next;
   // A challenge we already answered may linger in the gateway's status for a moment.
   const key = challengeKey(next);
   if (key && flow.answered.includes(key)) next = WAIT;
@@ -135,7 +151,9 @@ export async function applyStatus(
         ...(t.serverTransId && !order.threeDsServerTransId
           ? { threeDsServerTransId: t.serverTransId }
           : {}),
-        ...(t.methodUrl && !order.threeDsMethodUrl ? { threeDsMethodUrl: t.methodUrl } : {}),
+        ...(t.methodUrl && !order.threeDsMethodUrl && isSafeUrl(t.methodUrl)
+          ? { threeDsMethodUrl: t.methodUrl }
+          : {}),
       },
     });
     // Lost: someone else moved the order meanwhile; their version is the newer truth.

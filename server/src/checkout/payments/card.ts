@@ -1,8 +1,9 @@
 /**
- * What may be kept of a card: its brand, last four digits and a masked number (first six, last
- * four). The full number, CVV and expiry exist only in the request that carries them.
+ * What may be kept of a card: its brand, last four digits and a masked number (at most the first
+ * six and last four, fewer leading digits for a short number: `maskPan`). The full number, CVV
+ * and expiry exist only in the request that carries them.
  */
-import { brandOf } from '../../card-number.js';
+import { brandOf, maskPan } from '../../card-number.js';
 
 export interface CardSummary {
   brand: string;
@@ -14,6 +15,6 @@ export function summarizeCard(pan: string): CardSummary {
   return {
     brand: brandOf(pan),
     last4: pan.slice(-4),
-    masked: `${pan.slice(0, 6)}${'*'.repeat(Math.max(pan.length - 10, 0))}${pan.slice(-4)}`,
+    masked: maskPan(pan),
   };
 }

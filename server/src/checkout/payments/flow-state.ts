@@ -18,6 +18,10 @@ export interface FlowState {
   challengeWindowSize?: ChallengeWindowSize | undefined;
   /** A 3DS upload sent whose outcome is not known yet (sent-upload.ts); the status decides. */
   sent?: SentUpload | undefined;
+  /** The gateway page the sale answer named (next-action.ts, salePageOf). */
+  salePage?: StoredAction | undefined;
+  /** The Accept header of the shopper's browser, from a real page load (checkout/launcher). */
+  navigationAccept?: string | undefined;
 }
 
 const WAIT: StoredAction = { action: 'wait', retryAfterMs: WAIT_RETRY_MS };
@@ -29,6 +33,8 @@ export function readFlow(order: Order): FlowState {
     answered: Array.isArray(raw?.answered) ? raw.answered : [],
     challengeWindowSize: raw?.challengeWindowSize,
     sent: readSentUpload(raw?.sent),
+    salePage: raw?.salePage,
+    navigationAccept: typeof raw?.navigationAccept === 'string' ? raw.navigationAccept : undefined,
   };
 }
 
@@ -45,15 +51,31 @@ export function fingerprint(value: string): string {
   return createHash('sha256').update(value).digest('base64url').slice(0, 22);
 }
 
-/** The challenge the action shows, as a fingerprint (undefined for other actions). */
+/**
+ * The challenge or gateway page the action shows, as a fingerprint (undefined for other actions):
+ * once answered (a CRes or PaRes uploaded, the shopper back from the gateway's page) it is never
+ * shown again, even while a stale status still names it.
+ */
 export function challengeKey(action: StoredAction): string | undefined {
   if (action.action === 'challenge') return fingerprint(action.creq);
   if (action.action === '3ds1') return fingerprint(action.paReq);
+  if (action.action === 'redirect') return fingerprint(`redirect ${action.url}`);
+  if (action.action === 'html') return fingerprint(`html ${action.html}`);
   return undefined;
 }
 
+/** JSON with object keys sorted: the store's jsonb gives them back in an order of its own. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** The same step, however its stored copy orders its fields (so a repeated status writes nothing). */
 export function sameAction(a: StoredAction, b: StoredAction): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 export { WAIT };

@@ -6,13 +6,15 @@ import type { MerchantOperation } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { finalizeOperation } from '../operations-status.js';
 import { isFinalStatus } from './next-action.js';
+import { statusMismatch } from './status-match.js';
 
 export interface PollOptions {
   /** The client_orderid to ask with; the operation's own by default. */
   clientOrderId?: string;
   /**
-   * Only a status of this transaction type counts: a capture or return shares its order's
-   * transaction, whose status may still describe the sale.
+   * Only a status of this transaction type counts, and then only with the operation's own amount
+   * and currency: a capture or return shares its order's transaction, whose status may still
+   * describe the sale or an earlier return.
    */
   transactionType?: string;
 }
@@ -33,6 +35,19 @@ export async function pollOperation(
     );
     if (options.transactionType !== undefined && status.transactionType !== options.transactionType)
       return operation;
+    const mismatch = statusMismatch(status, {
+      gatewayOrderId: operation.gatewayOrderId,
+      ...(options.transactionType !== undefined
+        ? { amountMinor: operation.amountMinor, currency: operation.currency }
+        : {}),
+    });
+    if (mismatch) {
+      ctx.logger.error(
+        { operationId: operation.id, requestId: status.requestId, mismatch },
+        'status answer disagrees with the operation; not applied',
+      );
+      return operation;
+    }
     if (!isFinalStatus(status.status)) return operation;
     return await finalizeOperation(ctx, operation, status.status, {
       reason: status.errorMessage,

@@ -10,7 +10,7 @@ import { GatewayError } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
-import { conflict, HttpError } from '../errors.js';
+import { conflict, HttpError, notFound } from '../errors.js';
 import { finalizeOperation } from '../operations-status.js';
 import { followUntilFinal, pollOperation } from './follow-operation.js';
 
@@ -75,24 +75,57 @@ function pastTense(kind: MoneyOpKind): string {
   return kind === 'capture' ? 'captured' : kind === 'void' ? 'voided' : 'returned';
 }
 
+/**
+ * Checks the order as it stands and records the operation in one transaction, with the order row
+ * locked: concurrent captures or returns on one order are serialised here, one pending money
+ * movement per order at a time, so their sum never exceeds what the order allows even where the
+ * gateway would accept it. The check sees every earlier movement that reached a final status
+ * (finalizeOperation commits the operation and the order's amounts together).
+ */
+async function reserveMoneyOp(
+  ctx: Context,
+  orderRowId: string,
+  kind: MoneyOpKind,
+  requestedMinor: number | undefined,
+): Promise<{ order: Order; operation: MerchantOperation; partial: boolean }> {
+  return ctx.store.transaction(async (tx) => {
+    await tx.query('select id from orders where id = $1 for update', [orderRowId]);
+    const order = await tx.orders.get(orderRowId);
+    if (!order) throw notFound('Order');
+    const pending = await tx.operations.pendingMoneyOpOf(order.id);
+    if (pending) {
+      throw conflict(
+        `A ${pending.kind} of order ${order.clientOrderId} is still processing; try again once it is final`,
+      );
+    }
+    const amountMinor = checkMoneyOp(order, kind, requestedMinor);
+    const releasesHold =
+      order.intent === 'preauth' && order.capturedMinor === 0 && kind !== 'capture';
+    const operation = await tx.operations.create({
+      kind,
+      clientId: `${order.clientOrderId}:${kind}:${randomUUID()}`,
+      gatewayOrderId: order.gatewayOrderId,
+      amountMinor,
+      currency: order.currency,
+      data: { orderRowId: order.id, orderId: order.clientOrderId, releasesHold },
+    });
+    return {
+      order,
+      operation,
+      partial: kind !== 'void' && requestedMinor !== undefined && !releasesHold,
+    };
+  });
+}
+
+/** `loaded`: the order as the caller read it; the check runs on the row as it is when locked. */
 export async function runMoneyOp(
   ctx: Context,
-  order: Order,
+  loaded: Order,
   kind: MoneyOpKind,
   requestedMinor: number | undefined,
 ): Promise<{ order: Order; operation: MerchantOperation }> {
-  const amountMinor = checkMoneyOp(order, kind, requestedMinor);
-  const releasesHold =
-    order.intent === 'preauth' && order.capturedMinor === 0 && kind !== 'capture';
-  const partial = kind !== 'void' && requestedMinor !== undefined && !releasesHold;
-  const operation = await ctx.store.operations.create({
-    kind,
-    clientId: `${order.clientOrderId}:${kind}:${randomUUID()}`,
-    gatewayOrderId: order.gatewayOrderId,
-    amountMinor,
-    currency: order.currency,
-    data: { orderRowId: order.id, orderId: order.clientOrderId, releasesHold },
-  });
+  const { order, operation, partial } = await reserveMoneyOp(ctx, loaded.id, kind, requestedMinor);
+  const amountMinor = operation.amountMinor as number;
   const request = {
     client_orderid: order.clientOrderId,
     orderid: order.gatewayOrderId as string,

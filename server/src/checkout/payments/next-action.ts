@@ -2,6 +2,11 @@
  * What the browser must do next, decided from the gateway's status response (DESIGN.md, gateway
  * decisions). Pure: no I/O. The result (without the order view) is stored on the order, so any
  * instance can answer the widget after a restart or behind a load balancer.
+ *
+ * Nothing from the gateway runs as the merchant: a gateway URL the browser would follow must pass
+ * isSafeUrl (https, or http to loopback), else the step is refused and the order waits for its
+ * status; the gateway's `html` is never handed to the widget, only the address of our own page
+ * that serves it under a strict CSP (checkout/gateway-page).
  */
 
 import type {
@@ -9,6 +14,8 @@ import type {
   NextAction,
   OrderStatus,
 } from '../../../../widget/src/api-types.js';
+import { isSafeUrl } from '../../../../widget/src/safe-url.js';
+import type { GatewayResult } from '../../gateway/index.js';
 import { FINAL_ORDER_STATUSES } from '../../store/index.js';
 
 /** The EMV window for the 3DS Method (spec Limits: 10 seconds, then threeDSCompInd = N). */
@@ -36,22 +43,70 @@ export interface StatusFields {
   challengeWindowSize?: string | undefined;
   html?: string | undefined;
   redirectTo?: string | undefined;
+  /** The spec's own 3DS field ("For 3DS the response carries `redirect_url`"). */
+  redirectUrl?: string | undefined;
 }
 
-/** NextAction without its `order`, as stored on the order row. */
-export type StoredAction = NextAction extends infer A
+/** The fields that steer the browser in a gateway answer (status, or the sale's own). */
+export function statusFieldsOf(result: GatewayResult, status: string): StatusFields {
+  const t = result.threeDS ?? {};
+  return {
+    status,
+    threeDsServerTransId: t.serverTransId,
+    threeDsMethodUrl: t.methodUrl,
+    acsUrl: t.acsUrl,
+    creq: t.creq,
+    pareq: t.pareq,
+    md: t.md,
+    challengeWindowSize: t.challengeWindowSize,
+    html: t.html,
+    redirectTo: t.redirectTo,
+    redirectUrl: result.redirectUrl,
+  };
+}
+
+/** NextAction without its `order` (and the launcher's address, added when answering the widget). */
+type WidgetAction = NextAction extends infer A
   ? A extends { order: unknown }
-    ? Omit<A, 'order'>
+    ? Omit<A, 'order' | 'launchUrl'>
     : never
   : never;
+
+/**
+ * As stored on the order row: the widget's action, except that `html` also keeps the gateway's
+ * page, which only the gateway-page route serves (views.ts drops it from what the widget gets).
+ */
+export type StoredAction =
+  | Exclude<WidgetAction, { action: 'html' }>
+  | (Extract<WidgetAction, { action: 'html' }> & { html: string });
+
+/** A gateway URL we refused to send the browser to, named by its status-response field. */
+export interface RefusedUrl {
+  field: 'three-ds-method-url' | 'acs-url' | 'redirect-to' | 'redirect-url';
+  url: string;
+}
+
+export interface MappedStatus {
+  next: StoredAction;
+  /** Set when the step the status asked for was refused (`next` is then a wait). */
+  refused?: RefusedUrl;
+}
 
 export interface MappingContext {
   /** The order's return endpoint: 3DS Method notification URL and 3DS 1.0.2 TermUrl. */
   returnUrl: string;
+  /** Our page that serves the order's gateway `html` (gateway-page/route.ts). */
+  gatewayPageUrl: string;
   /** The method result was already uploaded: the method step is over whatever the status says. */
   methodDone: boolean;
   /** What the widget asked for when it paid (used when the gateway does not name a size). */
   challengeWindowSize?: ChallengeWindowSize | undefined;
+  /**
+   * The gateway page the sale (or preauth) answer named (salePageOf). The spec puts 3DS's
+   * `redirect_url` in that answer and a status may never repeat it, so it stays the shopper's
+   * step while a status names none (not for ever: see gateway-return.ts).
+   */
+  salePage?: StoredAction | undefined;
 }
 
 const WINDOW_SIZES: readonly string[] = ['01', '02', '03', '04', '05'];
@@ -67,46 +122,108 @@ export function threeDsMethodData(threeDSServerTransID: string, notificationUrl:
   ).toString('base64url');
 }
 
-export function mapStatusToAction(fields: StatusFields, ctx: MappingContext): StoredAction {
-  if (isFinalStatus(fields.status)) return { action: 'final' };
+/** The step is not taken: the order keeps waiting, and its status (polled on) decides. */
+function refuse(field: RefusedUrl['field'], url: string): MappedStatus {
+  return { next: { action: 'wait', retryAfterMs: WAIT_RETRY_MS }, refused: { field, url } };
+}
+
+export function mapStatusToAction(fields: StatusFields, ctx: MappingContext): MappedStatus {
+  if (isFinalStatus(fields.status)) return { next: { action: 'final' } };
   if (fields.acsUrl && fields.creq) {
+    if (!isSafeUrl(fields.acsUrl)) return refuse('acs-url', fields.acsUrl);
     const size = fields.challengeWindowSize ?? ctx.challengeWindowSize ?? '02';
     return {
-      action: 'challenge',
-      acsUrl: fields.acsUrl,
-      creq: fields.creq,
-      challengeWindowSize: (WINDOW_SIZES.includes(size) ? size : '02') as ChallengeWindowSize,
+      next: {
+        action: 'challenge',
+        acsUrl: fields.acsUrl,
+        creq: fields.creq,
+        challengeWindowSize: (WINDOW_SIZES.includes(size) ? size : '02') as ChallengeWindowSize,
+      },
     };
   }
-  if (fields.acsUrl && fields.pareq && fields.md !== undefined) {
+  if (fields.acsUrl && fields.pareq) {
+    if (!isSafeUrl(fields.acsUrl)) return refuse('acs-url', fields.acsUrl);
     return {
-      action: '3ds1',
-      acsUrl: fields.acsUrl,
-      paReq: fields.pareq,
-      md: fields.md,
-      termUrl: ctx.returnUrl,
+      next: {
+        action: '3ds1',
+        acsUrl: fields.acsUrl,
+        paReq: fields.pareq,
+        // An empty or absent MD is a valid 1.0.2 flow: the form still carries an empty MD.
+        md: fields.md ?? '',
+        termUrl: ctx.returnUrl,
+      },
     };
   }
   if (fields.threeDsServerTransId && !ctx.methodDone) {
-    return fields.threeDsMethodUrl
-      ? {
-          action: 'method',
-          methodUrl: fields.threeDsMethodUrl,
-          methodData: threeDsMethodData(fields.threeDsServerTransId, ctx.returnUrl),
-          timeoutMs: METHOD_TIMEOUT_MS,
-        }
-      : { action: 'method', timeoutMs: METHOD_TIMEOUT_MS };
+    if (!fields.threeDsMethodUrl) {
+      return { next: { action: 'method', timeoutMs: METHOD_TIMEOUT_MS } };
+    }
+    if (!isSafeUrl(fields.threeDsMethodUrl)) {
+      return refuse('three-ds-method-url', fields.threeDsMethodUrl);
+    }
+    return {
+      next: {
+        action: 'method',
+        methodUrl: fields.threeDsMethodUrl,
+        methodData: threeDsMethodData(fields.threeDsServerTransId, ctx.returnUrl),
+        timeoutMs: METHOD_TIMEOUT_MS,
+      },
+    };
   }
-  if (fields.html) return { action: 'html', html: fields.html };
-  if (fields.redirectTo) return { action: 'redirect', url: fields.redirectTo };
-  return { action: 'wait', retryAfterMs: WAIT_RETRY_MS };
+  const page = gatewayPage(fields, ctx);
+  if (page) return page;
+  return { next: ctx.salePage ?? { action: 'wait', retryAfterMs: WAIT_RETRY_MS } };
+}
+
+/**
+ * Gateway-driven 3DS (gateway-facts 1.6; the spec's `redirect_url`): a page to show (`html`, which
+ * the family prefers when both come), or an address to send the shopper to (`redirect-to`, then
+ * `redirect_url`). An address that is our own return page is the gateway echoing the request's
+ * `redirect_url`, not a step: sending the shopper there would only bring them back.
+ */
+function gatewayPage(fields: StatusFields, ctx: MappingContext): MappedStatus | undefined {
+  if (fields.html) {
+    return { next: { action: 'html', url: ctx.gatewayPageUrl, html: fields.html } };
+  }
+  for (const [field, url] of [
+    ['redirect-to', fields.redirectTo],
+    ['redirect-url', fields.redirectUrl],
+  ] as const) {
+    if (!url || url === ctx.returnUrl) continue;
+    if (!isSafeUrl(url)) return refuse(field, url);
+    return { next: { action: 'redirect', url } };
+  }
+  return undefined;
+}
+
+/**
+ * The gateway page a sale or preauth answer names, if any: only a page (`html`, `redirect-to`,
+ * `redirect_url`), since every other step is the status's to name, and never from a final answer.
+ */
+export function salePageOf(
+  fields: StatusFields,
+  ctx: MappingContext,
+): { page?: StoredAction; refused?: RefusedUrl } {
+  if (isFinalStatus(fields.status)) return {};
+  const mapped = gatewayPage(fields, ctx);
+  if (!mapped) return {};
+  return mapped.refused ? { refused: mapped.refused } : { page: mapped.next };
 }
 
 /**
  * Steps whose end reaches us through the browser (the method result, or the ACS posting to our
- * return page): while one is stored, polling the gateway tells us nothing. Gateway-driven pages
- * (`html`, `redirect`) end at the gateway, so those keep being polled.
+ * return page). The gateway may still end them on its own (an ACS timeout, a result it got by
+ * another way), so the backend keeps asking it while one is open, at the slow
+ * timing.browserStepPollMs (follow.ts).
  */
 export function waitsOnBrowser(action: StoredAction | null | undefined): boolean {
   return action?.action === 'method' || action?.action === 'challenge' || action?.action === '3ds1';
+}
+
+/**
+ * Gateway-driven pages (`html`, `redirect`): not browser steps, since they end at the gateway,
+ * which the backend keeps asking (at the same slow pace: the shopper is on the page).
+ */
+export function isGatewayPage(action: StoredAction | null | undefined): boolean {
+  return action?.action === 'redirect' || action?.action === 'html';
 }

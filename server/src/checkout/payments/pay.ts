@@ -6,6 +6,10 @@
  *
  * A timeout or a dropped answer leaves the order `unknown`: the sale may have happened, so it is
  * never sent again; the follower and the reconciler ask the gateway by client_orderid instead.
+ *
+ * The sale's own answer may already name the shopper's 3DS step (the spec: "For 3DS the response
+ * carries `redirect_url`"; the family also sends `html` or `redirect-to`): that gateway page is
+ * the first step, and stays it while the statuses name none (next-action.ts, salePage).
  */
 import type { BrowserInfo, CardInput } from '../../../../widget/src/api-types.js';
 import type { SaleRequest } from '../../gateway/index.js';
@@ -13,20 +17,16 @@ import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
+import { gatewayPageUrl } from '../gateway-page/route.js';
+import type { BrowserRequestFacts } from '../request-facts.js';
+import { claimSession } from '../session-life.js';
 import { finalizeOrder, returnUrlOf } from './apply-status.js';
 import { summarizeCard } from './card.js';
-import { WAIT, writeFlow } from './flow-state.js';
+import { readFlow, WAIT, writeFlow } from './flow-state.js';
 import { followOrder } from './follow.js';
+import { salePageOf, statusFieldsOf } from './next-action.js';
 import { refusedForSure } from './refusal.js';
-
-/** What the backend takes from the HTTP request itself, not from the JSON body. */
-export interface BrowserRequestFacts {
-  ip: string;
-  acceptHeader: string;
-  userAgent: string;
-  /** The merchant page's exact origin, already checked against ALLOWED_ORIGINS. */
-  origin: string | null;
-}
+import { logRefusedUrl } from './refused-url.js';
 
 export function callbackUrl(ctx: Context): string {
   return `${ctx.config.publicUrl}/callbacks/gateway`;
@@ -116,7 +116,7 @@ export async function startPayment(
   facts: BrowserRequestFacts,
 ): Promise<Order> {
   const summary = summarizeCard(card.number);
-  const claim = await ctx.store.sessions.claimForPayment(sessionId, {
+  const claim = await claimSession(ctx, sessionId, {
     merchantOrigin: facts.origin,
     cardBrand: summary.brand,
     cardLast4: summary.last4,
@@ -144,10 +144,23 @@ export async function startPayment(
     const result = await inScope(ctx, { orderId: order.id }, () =>
       claim.session.intent === 'preauth' ? ctx.gateway.preauth(request) : ctx.gateway.sale(request),
     );
+    const sale = salePageOf(statusFieldsOf(result, result.status ?? 'processing'), {
+      returnUrl: returnUrlOf(ctx, order),
+      gatewayPageUrl: gatewayPageUrl(ctx.config.publicUrl, order.returnRef),
+      methodDone: false,
+    });
+    // A page the browser must not follow: the order waits, and its status decides.
+    if (sale.refused) logRefusedUrl(ctx, { orderId: order.id }, sale.refused);
+    const flow = readFlow(order);
     const moved = await ctx.store.orders.transition(order.id, {
       from: ['new'],
       to: 'processing',
-      patch: result.orderId ? { gatewayOrderId: result.orderId } : {},
+      patch: {
+        ...(result.orderId ? { gatewayOrderId: result.orderId } : {}),
+        ...(sale.page
+          ? { nextAction: writeFlow({ ...flow, next: sale.page, salePage: sale.page }) }
+          : {}),
+      },
     });
     order = moved.order ?? order;
   } catch (error) {

@@ -3,7 +3,9 @@
  * widget), the CRes of a 3DS 2 challenge and the PaRes of 3DS 1.0.2 (both posted by the ACS to
  * our return page). Each step is claimed on the order with compare-and-set before the upload, so
  * a double submit or a replayed post uploads nothing twice. A failed upload is then one of:
- *  - refused (the gateway said no, refusal.ts): the claim is given back so the browser may retry;
+ *  - refused (the gateway said no, refusal.ts): a 3DS Method result's claim is given back so the
+ *    browser may retry; a CRes or PaRes is never retried (its CReq/PaReq is used up): the order
+ *    waits on the gateway's status;
  *  - of unknown outcome (the answer was lost): the gateway may have committed it, so the browser
  *    step stays over, the upload is recorded as sent (sent-upload.ts) and the order waits on the
  *    gateway's status, which tells the next step, or shows the upload never arrived (then the
@@ -13,8 +15,8 @@ import type { BrowserInfo } from '../../../../widget/src/api-types.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope, notifyOrder } from '../context.js';
 import { HttpError } from '../errors.js';
+import type { BrowserRequestFacts } from '../request-facts.js';
 import { challengeKey, readFlow, WAIT, writeFlow } from './flow-state.js';
-import type { BrowserRequestFacts } from './pay.js';
 import { refusedForSure } from './refusal.js';
 import { resendDue, type SentUpload, type UploadPayload } from './sent-upload.js';
 
@@ -161,7 +163,7 @@ export type ChallengeAnswer =
 
 /**
  * `uploaded`: the gateway took it. `unknown`: sent, its answer lost; the status decides.
- * `refused`: the gateway refused it; the challenge is the browser's again. `replay`: already
+ * `refused`: the gateway refused it; the order waits on the gateway's status. `replay`: already
  * answered, nothing sent. `not-expected`: the order shows no such challenge.
  */
 export type AnswerOutcome = 'uploaded' | 'unknown' | 'refused' | 'replay' | 'not-expected';
@@ -189,14 +191,12 @@ export async function submitChallengeAnswer(
       : { kind: 'pares', key, paRes: answer.paRes, md: answer.md };
   const sent = await sendUpload(ctx, claim.order, payload, 1);
   if (sent.kind === 'refused') {
+    // The CReq or PaReq is used up (an ACS refuses a second one), so the challenge is never shown
+    // again: its key stays answered, the order waits, and the gateway's status decides.
     ctx.logger.warn(
       { err: sent.error, orderId: order.id, upload: payload.kind },
-      'the gateway refused the challenge result',
+      'the gateway refused the challenge result; its status decides',
     );
-    await ctx.store.orders.update(order.id, {
-      version: sent.order.version,
-      patch: { nextAction: writeFlow(flow) },
-    });
     notifyOrder(ctx, order.id);
     return 'refused';
   }

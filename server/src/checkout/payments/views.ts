@@ -2,17 +2,35 @@
  * The shapes the widget and the merchant see, built from store rows. Card data here is brand,
  * last four and the masked number only: the store never had more.
  */
-import type { NextAction, OrderView, SessionView } from '../../../../widget/src/api-types.js';
+import type {
+  NextAction,
+  OrderStatus,
+  OrderView,
+  SessionView,
+} from '../../../../widget/src/api-types.js';
+import { PayCheckoutError } from '../../errors.js';
 import { fromMinorUnits } from '../../signing/index.js';
-import type { CheckoutSession, Order } from '../../store/index.js';
+import type { CheckoutSession, Order, OrderState } from '../../store/index.js';
 import type { StoredAction } from './next-action.js';
+
+/**
+ * The status as the widget knows it. `new` is ours (the sale is being sent): processing. The
+ * widget is shown an order only once the shopper paid, never an unpaid one.
+ */
+function widgetStatus(order: Order): OrderStatus {
+  const status: OrderState = order.status;
+  if (status === 'new') return 'processing';
+  if (status === 'awaiting-payment' || status === 'expired') {
+    throw new PayCheckoutError('unpaid-order', `Order ${order.id} is unpaid: not the widget's`);
+  }
+  return status;
+}
 
 export function orderView(order: Order): OrderView {
   return {
     orderId: order.clientOrderId,
     ...(order.gatewayOrderId ? { gatewayOrderId: order.gatewayOrderId } : {}),
-    // `new` is ours (the sale is being sent): the widget knows it as processing.
-    status: order.status === 'new' ? 'processing' : order.status,
+    status: widgetStatus(order),
     amount: fromMinorUnits(order.amountMinor, order.currency),
     amountMinor: order.amountMinor,
     currency: order.currency,
@@ -34,14 +52,24 @@ export function sessionView(session: CheckoutSession, order: Order | null): Sess
     currency: session.currency,
     description: session.description,
     intent: session.intent,
+    modes: session.modes,
     state: session.state,
     expiresAt: session.expiresAt.toISOString(),
     ...(order ? { order: orderView(order) } : {}),
   };
 }
 
-export function withOrder(action: StoredAction, order: Order): NextAction {
-  return { ...action, order: orderView(order) } as NextAction;
+/**
+ * The action as the widget gets it. `launchUrl`: the launcher page of a step that posts a form or
+ * shows the gateway's page (checkout/launcher), which the widget loads instead of posting itself.
+ */
+export function withOrder(action: StoredAction, order: Order, launchUrl?: string): NextAction {
+  const launch = launchUrl ? { launchUrl } : {};
+  // The gateway's html stays on the server: the widget loads our launcher, which frames our page
+  // that serves it.
+  if (action.action === 'html')
+    return { action: 'html', url: action.url, launchUrl: launchUrl ?? '', order: orderView(order) };
+  return { ...action, ...launch, order: orderView(order) } as NextAction;
 }
 
 /** The merchant API's order (and the webhook's `data.order`). */
@@ -66,5 +94,25 @@ export function merchantOrderView(order: Order) {
     errorCode: order.errorCode,
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
+  };
+}
+
+/** The merchant API's checkout session: never its token. */
+export function merchantSessionView(session: CheckoutSession, order: Order | null) {
+  return {
+    id: session.id,
+    orderId: session.clientOrderId,
+    state: session.state,
+    amount: fromMinorUnits(session.amountMinor, session.currency),
+    currency: session.currency,
+    intent: session.intent,
+    description: session.description,
+    modes: session.modes,
+    returnUrl: session.returnUrl,
+    metadata: session.metadata,
+    expiresAt: session.expiresAt.toISOString(),
+    createdAt: session.createdAt.toISOString(),
+    updatedAt: session.updatedAt.toISOString(),
+    order: order ? merchantOrderView(order) : null,
   };
 }

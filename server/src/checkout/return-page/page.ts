@@ -3,8 +3,9 @@
  * strict CSP (no other script, no inline handlers, nothing loaded from anywhere). The per-order
  * data travels in a JSON data block (never executed), so the script, and its hash, never change.
  *
- * Framed (the 3DS Method iframe or the challenge frame inside the merchant page): post the
- * ReturnMessage to window.parent, targeted at the merchant page's exact origin only.
+ * Framed (inside the launcher page's frame, inside the widget's frame; or deeper, when an ACS
+ * posts from a frame of its own): post the ReturnMessage to every ancestor, targeted at the
+ * merchant page's exact origin only, so only the merchant page gets it.
  * Top level (the shopper's whole page was redirected): go back to the session's returnUrl.
  */
 import { createHash } from 'node:crypto';
@@ -13,7 +14,12 @@ import type { ReturnMessage } from '../../../../widget/src/api-types.js';
 const SCRIPT = `(function () {
   var data = JSON.parse(document.getElementById('pay-checkout-return').textContent);
   if (window.parent !== window) {
-    if (data.origin) window.parent.postMessage(data.message, data.origin);
+    if (data.origin) {
+      for (var w = window.parent; ; w = w.parent) {
+        w.postMessage(data.message, data.origin);
+        if (w === window.top) break;
+      }
+    }
   } else if (data.returnUrl) {
     window.location.replace(data.returnUrl);
   }

@@ -4,7 +4,10 @@
  *   threeDSMethodData            -> the 3DS Method finished (nothing to upload; the widget reports Y)
  *   cres                         -> 3DS 2 challenge result: upload it
  *   PaRes (+ MD)                 -> 3DS 1.0.2 result: upload it
- *   status, orderid, control ... -> the gateway's final redirect: verify `control`, apply
+ *   status, orderid, control ... -> the gateway's final redirect: verify `control`, then ask the
+ *                                   gateway the order's status and apply that (a hint, never proof)
+ *   nothing, from a gateway page -> the shopper is back from the gateway's `redirect`/`html` page:
+ *                                   that page is over, ask the status once (gateway-return.ts)
  * and answers the tiny page of page.ts, always: this answer lands in the shopper's frame (or
  * page), where JSON would strand the widget. A cres or PaRes whose upload failed still gets the
  * page (challenge-complete); the order carries on by its status (payments/three-ds.ts). Replays,
@@ -15,9 +18,9 @@ import type { ReturnMessage } from '../../../../widget/src/api-types.js';
 import { verifyControl } from '../../signing/index.js';
 import type { Order } from '../../store/index.js';
 import type { Context } from '../context.js';
-import { finalizeOrder } from '../payments/apply-status.js';
+import { wakeOnHint } from '../gateway-hint.js';
 import { isPending } from '../payments/follow.js';
-import { isFinalStatus } from '../payments/next-action.js';
+import { backFromGatewayPage, leaveGatewayPage } from '../payments/gateway-return.js';
 import { type AnswerOutcome, submitChallengeAnswer } from '../payments/three-ds.js';
 import { RETURN_PAGE_CSP, renderReturnPage } from './page.js';
 
@@ -26,7 +29,7 @@ const REF = /^[A-Za-z0-9_-]{16,100}$/;
 const CHALLENGE_TEXT: Record<AnswerOutcome, string> = {
   uploaded: 'Verification complete. Finishing the payment...',
   unknown: 'Verification received. Finishing the payment...',
-  refused: 'The verification was not accepted. Returning to the payment...',
+  refused: 'The verification was not accepted. Checking the payment with the bank...',
   replay: 'This verification was already received. Nothing was changed.',
   'not-expected': 'No verification was expected for this payment. Nothing was changed.',
 };
@@ -112,16 +115,20 @@ export function returnRouter(ctx: Context): Router {
         );
         return;
       }
-      if (!finished && isFinalStatus(status)) {
-        const reason = pick(body, 'error_message');
-        await finalizeOrder(ctx, order, {
-          status,
-          gatewayOrderId: orderid,
-          reason: reason === 'null' ? undefined : reason,
-          errorCode: pick(body, 'error_code'),
-        });
-      }
-      send(res, 200, order, 'final', 'Payment finished. You can return to the shop.', returnUrl);
+      // The shopper is back from the gateway's page: never send them there again.
+      await leaveGatewayPage(ctx, order);
+      // A hint, never proof (gateway-hint.ts): the gateway's status of the order decides.
+      const now = (await wakeOnHint(ctx, { orderid, clientOrderId })) ?? order;
+      send(
+        res,
+        200,
+        now,
+        'final',
+        isPending(now)
+          ? 'Checking the payment with the bank. You can return to the shop.'
+          : 'Payment finished. You can return to the shop.',
+        returnUrl,
+      );
       return;
     }
 
@@ -163,6 +170,23 @@ export function returnRouter(ctx: Context): Router {
       // Whatever came of the upload the frame is done: the widget follows the order, whose
       // status says what is next (a lost answer included: the backend asks the gateway).
       send(res, 200, order, 'challenge-complete', CHALLENGE_TEXT[outcome], returnUrl);
+      return;
+    }
+
+    // Back from the gateway's page with nothing to verify (the spec names no fields for the way
+    // back): the page is over, and the gateway's status, asked now, decides.
+    const back = await backFromGatewayPage(ctx, order);
+    if (back) {
+      send(
+        res,
+        200,
+        back,
+        'final',
+        isPending(back)
+          ? 'Checking the payment with the bank. You can return to the shop.'
+          : 'Payment finished. You can return to the shop.',
+        returnUrl,
+      );
       return;
     }
 

@@ -4,19 +4,23 @@
  * session it names is the only one it can touch.
  */
 import express, { type Request, type Response, Router } from 'express';
-import { rateLimit } from 'express-rate-limit';
-import type { NextAction } from '../../../../widget/src/api-types.js';
+import type { NextAction, PayMode } from '../../../../widget/src/api-types.js';
+import { isSafeUrl } from '../../../../widget/src/safe-url.js';
 import { fromMinorUnits } from '../../signing/index.js';
-import type { CheckoutSession, Order } from '../../store/index.js';
+import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError, parseOr400 } from '../errors.js';
+import { launchUrlOf } from '../launcher/route.js';
 import { returnUrlOf } from '../payments/apply-status.js';
-import { readFlow, writeFlow } from '../payments/flow-state.js';
-import { followOrder } from '../payments/follow.js';
-import { type BrowserRequestFacts, callbackUrl, startPayment } from '../payments/pay.js';
+import { readFlow, WAIT, writeFlow } from '../payments/flow-state.js';
+import { followOrder, isPending } from '../payments/follow.js';
+import { callbackUrl, startPayment } from '../payments/pay.js';
+import { logRefusedUrl } from '../payments/refused-url.js';
 import { submitMethodResult } from '../payments/three-ds.js';
 import { sessionView, withOrder } from '../payments/views.js';
-import { clientIp } from '../request-facts.js';
+import { type BrowserRequestFacts, clientIp } from '../request-facts.js';
+import { claimSession } from '../session-life.js';
+import { perIpLimit, windowLimit } from '../throttle.js';
 import { allowedOrigin, widgetCors } from './cors.js';
 import { bearerToken, verifySessionToken } from './jwt.js';
 import { CancelSchema, MethodResultSchema, NextQuerySchema, PayRequestSchema } from './schemas.js';
@@ -30,16 +34,6 @@ export interface WidgetLimits {
 
 export const DEFAULT_WIDGET_LIMITS: WidgetLimits = { perIp: 300, perSession: 120 };
 
-function rateLimited(_req: Request, res: Response) {
-  res.status(429).json({
-    error: {
-      code: 'rate-limited',
-      message: 'Too many requests; slow down',
-      requestId: res.locals.requestId,
-    },
-  });
-}
-
 function facts(req: Request, ctx: Context): BrowserRequestFacts {
   return {
     ip: clientIp(req),
@@ -49,6 +43,43 @@ function facts(req: Request, ctx: Context): BrowserRequestFacts {
   };
 }
 
+/** The merchant's page, from the Origin header; a 403 for any other page or none at all. */
+function requireMerchantOrigin(f: BrowserRequestFacts): string {
+  if (!f.origin)
+    throw new HttpError(403, 'forbidden', 'The Origin header must name an allowed merchant page');
+  return f.origin;
+}
+
+/** A 409 when the merchant did not allow `mode` for this session (`modes` at its creation). */
+function assertModeAllowed(session: CheckoutSession, mode: PayMode): void {
+  if (!session.modes.includes(mode)) {
+    throw new HttpError(
+      409,
+      'conflict',
+      `This checkout session does not allow ${mode} mode (allowed: ${session.modes.join(', ')})`,
+    );
+  }
+}
+
+/**
+ * How long a finished payment stays readable by its token after the session expired: long enough
+ * for a shopper back from a long challenge, or a slow bank page, to be shown the result.
+ */
+export const FINISHED_ORDER_GRACE_MS = 15 * 60_000;
+
+/** However the order stands, a token is done this long after its expiry. */
+export const AFTER_EXPIRY_MAX_MS = 2 * 60 * 60_000;
+
+/**
+ * A token past its session's expiry still follows a payment in flight (a 3-D Secure challenge may
+ * outlast the session), and reads it for FINISHED_ORDER_GRACE_MS after it ended, within
+ * AFTER_EXPIRY_MAX_MS of its expiry; it never starts a payment.
+ */
+function followableAfterExpiry(path: string, order: Order | null, now: number): boolean {
+  if (!order || path === '/pay' || path === '/hosted') return false;
+  return isPending(order) || now - order.updatedAt.getTime() < FINISHED_ORDER_GRACE_MS;
+}
+
 /** Session views count an open session past its expiry as expired without waiting for a job. */
 function effectiveSession(session: CheckoutSession): CheckoutSession {
   return session.state === 'open' && session.expiresAt.getTime() <= Date.now()
@@ -56,65 +87,71 @@ function effectiveSession(session: CheckoutSession): CheckoutSession {
     : session;
 }
 
+/** The session's payment: its order once the shopper paid (an unpaid order is the merchant's). */
+function paymentIn(order: Order | null): Order | null {
+  return order && !UNPAID_ORDER_STATUSES.includes(order.status) ? order : null;
+}
+
 export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET_LIMITS): Router {
   const router = Router();
   router.use(widgetCors(ctx.config.allowedOrigins));
-  router.use(
-    rateLimit({
-      windowMs: 60_000,
-      limit: limits.perIp,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      keyGenerator: (req) => `ip:${clientIp(req)}`,
-      handler: rateLimited,
-    }),
-  );
+  router.use(perIpLimit({ limit: limits.perIp, windowMs: 60_000 }));
   router.use(express.json({ limit: '8kb' }));
 
-  // Authentication: the JWT names the session; the session must exist.
+  // Authentication: the JWT names the session; the session must exist. Its order comes in the
+  // same read: most routes need it.
   router.use(async (req, res, next) => {
     if (req.method === 'OPTIONS') return next();
     const token = bearerToken(req.get('authorization'));
     if (!token) throw new HttpError(401, 'unauthorized', 'Missing session token');
-    const sessionId = verifySessionToken(ctx.config.jwtSecret, token);
-    const session = await ctx.store.sessions.get(sessionId);
-    if (!session) throw new HttpError(401, 'unauthorized', 'Unknown checkout session');
-    res.locals.session = session;
+    const { sessionId, expiresAtMs } = verifySessionToken(ctx.config.jwtSecret, token);
+    const found = await ctx.store.sessionReads.withOrder(sessionId);
+    if (!found) throw new HttpError(401, 'unauthorized', 'Unknown checkout session');
+    const payment = paymentIn(found.order);
+    const now = Date.now();
+    if (expiresAtMs <= now) {
+      if (
+        now - expiresAtMs > AFTER_EXPIRY_MAX_MS ||
+        !followableAfterExpiry(req.path, payment, now)
+      ) {
+        throw new HttpError(401, 'session-expired', 'The checkout session has expired');
+      }
+    }
+    res.locals.session = found.session;
+    res.locals.payment = payment;
     next();
   });
   router.use(
-    rateLimit({
+    windowLimit({
       windowMs: 60_000,
       limit: limits.perSession,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
       // A CORS preflight carries no token, so it has no session to count against.
       skip: (req) => req.method === 'OPTIONS',
-      keyGenerator: (_req, res) => `session:${(res.locals.session as CheckoutSession).id}`,
-      handler: rateLimited,
+      key: (_req, res) => `session:${(res.locals.session as CheckoutSession).id}`,
     }),
   );
 
   const sessionOf = (res: Response) => res.locals.session as CheckoutSession;
-  const orderOf = async (session: CheckoutSession): Promise<Order> => {
-    const order = session.orderId ? await ctx.store.orders.get(session.orderId) : null;
+  /** The payment read with the session, as the request found it. */
+  const paymentOf = (res: Response) => res.locals.payment as Order | null;
+  const orderOf = (res: Response): Order => {
+    const order = paymentOf(res);
     if (!order) throw new HttpError(409, 'conflict', 'Nothing has been paid in this session yet');
     return order;
   };
-  const answer = (order: Order): NextAction => withOrder(readFlow(order).next, order);
+  const answer = (order: Order): NextAction =>
+    withOrder(readFlow(order).next, order, launchUrlOf(ctx, order));
 
-  router.get('/session', async (_req, res) => {
-    const session = effectiveSession(sessionOf(res));
-    const order = session.orderId ? await ctx.store.orders.get(session.orderId) : null;
-    res.json(sessionView(session, order));
+  router.get('/session', (_req, res) => {
+    res.json(sessionView(effectiveSession(sessionOf(res)), paymentOf(res)));
   });
 
   router.post('/pay', async (req, res) => {
     const body = parseOr400(PayRequestSchema, req.body);
     const f = facts(req, ctx);
-    if (!f.origin)
-      throw new HttpError(403, 'forbidden', 'The Origin header must name an allowed merchant page');
+    requireMerchantOrigin(f);
     const session = effectiveSession(sessionOf(res));
+    assertModeAllowed(session, 'direct');
     if (session.state === 'expired')
       throw new HttpError(410, 'session-expired', 'The checkout session has expired');
     const order = await startPayment(ctx, session.id, body.card, body.browser, f);
@@ -123,24 +160,24 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
 
   router.post('/method-result', async (req, res) => {
     const body = parseOr400(MethodResultSchema, req.body);
-    const order = await orderOf(sessionOf(res));
-    const reported = await submitMethodResult(
-      ctx,
-      order,
-      body.threeDSCompInd,
-      body.browser,
-      facts(req, ctx),
-    );
+    const order = orderOf(res);
+    const f = facts(req, ctx);
+    // The browser's own Accept header, from the launcher page's load, when it ran (launcher/route.ts).
+    const acceptHeader = readFlow(order).navigationAccept ?? f.acceptHeader;
+    const reported = await submitMethodResult(ctx, order, body.threeDSCompInd, body.browser, {
+      ...f,
+      acceptHeader,
+    });
     res.json(answer(await followOrder(ctx, reported, 0)));
   });
 
   router.get('/next', async (req, res) => {
     const query = parseOr400(NextQuerySchema, req.query);
     const session = sessionOf(res);
-    const order = await orderOf(session);
+    const order = orderOf(res);
     const waitMs = Math.min(query.wait * 1000, ctx.timing.longPollMaxMs);
     // A shopper who closed the tab: stop waiting for the gateway when the client hangs up.
-    const now = await followOrder(ctx, order, waitMs);
+    const now = await followOrder(ctx, order, waitMs, query.showing);
     if (res.destroyed) return;
     if (session.state === 'cancelled') {
       res.json({
@@ -155,7 +192,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   router.post('/cancel', async (req, res) => {
     parseOr400(CancelSchema, req.body);
     const session = sessionOf(res);
-    const order = await orderOf(session);
+    const order = orderOf(res);
     // Cancelling moves the session, not the order: the order read above is the one to show.
     if (session.state === 'paying' || session.state === 'open') {
       await ctx.store.sessions.transition(session.id, {
@@ -171,13 +208,13 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   });
 
   router.post('/hosted', async (req, res) => {
+    const f = facts(req, ctx);
+    const origin = requireMerchantOrigin(f);
     const session = effectiveSession(sessionOf(res));
+    assertModeAllowed(session, 'hosted');
     if (session.state === 'expired')
       throw new HttpError(410, 'session-expired', 'The checkout session has expired');
-    const f = facts(req, ctx);
-    const claim = await ctx.store.sessions.claimForPayment(session.id, {
-      merchantOrigin: f.origin,
-    });
+    const claim = await claimSession(ctx, session.id, { merchantOrigin: origin });
     if (!claim.won) {
       if (claim.order) {
         res.json(answer(claim.order));
@@ -214,12 +251,20 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
         : ctx.gateway.saleForm(request),
     );
     const flow = readFlow(order);
+    // A form address the browser must not follow: the order waits, and its status decides.
+    const safe = isSafeUrl(result.redirectUrl);
+    if (!safe) {
+      logRefusedUrl(ctx, { orderId: order.id }, { field: 'redirect-url', url: result.redirectUrl });
+    }
     const moved = await ctx.store.orders.transition(order.id, {
       from: ['new'],
       to: 'processing',
       patch: {
         ...(result.orderId ? { gatewayOrderId: result.orderId } : {}),
-        nextAction: writeFlow({ ...flow, next: { action: 'redirect', url: result.redirectUrl } }),
+        nextAction: writeFlow({
+          ...flow,
+          next: safe ? { action: 'redirect', url: result.redirectUrl } : WAIT,
+        }),
       },
     });
     res.json(answer(moved.order ?? order));

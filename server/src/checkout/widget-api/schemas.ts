@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { COLOR_DEPTHS } from '../../../../widget/src/three-ds/constants.js';
+import { emvLanguage } from '../../../../widget/src/three-ds/language.js';
 import { luhnValid } from '../../card-number.js';
 
 export const BrowserInfoSchema = z
@@ -17,10 +18,8 @@ export const BrowserInfoSchema = z
       ),
     javaEnabled: z.boolean(),
     javascriptEnabled: z.literal(true),
-    language: z
-      .string()
-      .regex(/^[A-Za-z]{1,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a BCP 47 tag')
-      .max(8),
+    // Odd but real values (`en_US`, `zh-Hant-TW-x-private`) are normalised, never refused.
+    language: z.string().transform(emvLanguage),
     screenHeight: z.number().int().min(0).max(999999),
     screenWidth: z.number().int().min(0).max(999999),
     timezoneOffset: z.number().int().min(-840).max(840),
@@ -67,5 +66,11 @@ export const CancelSchema = z
 export const NextQuerySchema = z
   .object({
     wait: z.coerce.number().min(0, 'must be 0 to 25').max(25, 'must be 0 to 25').default(0),
+    // The step the widget is showing: hold while it is still the next one (followOrder).
+    showing: z
+      .enum(['method', 'challenge', '3ds1', 'html', 'redirect'], {
+        error: 'must be method, challenge, 3ds1, html or redirect',
+      })
+      .optional(),
   })
   .strict();

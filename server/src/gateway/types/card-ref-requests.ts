@@ -19,8 +19,10 @@ export interface MakeRebillRequest extends RequestBase {
   cardrefid: string;
   amount: DecimalAmount;
   currency: CurrencyCode;
-  order_desc?: string;
-  ipaddress?: string;
+  /** php-lib MakeRebillQuery marks both mandatory. */
+  order_desc: string;
+  /** The cardholder is absent: the backend sends the merchant's own address (README). */
+  ipaddress: string;
   cvv2?: string;
   server_callback_url?: string;
   comment?: string;

@@ -1,4 +1,7 @@
-/** Sale, preauth, hosted forms and account verification (gateway-facts 1.3). */
+/**
+ * Sale, preauth, hosted forms and account verification (gateway-facts 1.3). What is required
+ * here is what the sandbox requires (sandbox/operations/contract.ts).
+ */
 import type { CurrencyCode, DecimalAmount, RequestBase } from './common.js';
 
 export interface CustomerFields {
@@ -54,6 +57,7 @@ export type PreauthRequest = SaleRequest;
 export interface SaleFormRequest extends RequestBase, OrderFields, Partial<CustomerFields> {
   /** Part of the control value. */
   email: string;
+  ipaddress: string;
 }
 
 export type PreauthFormRequest = SaleFormRequest;
@@ -61,25 +65,20 @@ export type PreauthFormRequest = SaleFormRequest;
 /** The universal hosted form; same fields as sale-form (spec names no fields). */
 export type PaymentFormRequest = SaleFormRequest;
 
-/**
- * A zero-amount authorisation: no amount, but the gateway still wants the `currency` of the
- * check. Optional in the type while callers still pass it through `extra`.
- */
+/** A zero-amount authorisation: no amount, but the `currency` the card is checked in. */
 export interface AccountVerificationRequest
   extends RequestBase,
-    Omit<OrderFields, 'amount' | 'currency' | 'order_desc'>,
-    CustomerFields,
+    Omit<OrderFields, 'amount'>,
+    Omit<CustomerFields, 'phone'>,
     CardFields {
-  currency?: CurrencyCode;
-  order_desc?: string;
+  /** php-lib AccountVerificationQuery: optional here, unlike for a sale. */
+  phone?: string;
 }
 
 export interface AccountVerificationFormRequest
   extends RequestBase,
-    Omit<OrderFields, 'amount' | 'currency' | 'order_desc'>,
+    Omit<OrderFields, 'amount'>,
     Partial<CustomerFields> {
-  /** Required by the gateway; optional in the type while callers pass it through `extra`. */
-  currency?: CurrencyCode;
-  order_desc?: string;
   email: string;
+  ipaddress: string;
 }

@@ -6,7 +6,7 @@ import type { CurrencyCode, DecimalAmount, RequestBase, WireValue } from './comm
 
 /** Field names follow the gateway family's hyphenated recurring-payment fields. */
 export interface CreateRecurringPaymentRequest extends RequestBase {
-  'card-ref-id'?: string;
+  'card-ref-id': string;
   /** e.g. day, week, month. */
   period: string;
   interval: WireValue;
@@ -59,7 +59,7 @@ export interface PayoutV4Request extends RequestBase {
   'client-order-id': string;
   amount: DecimalAmount;
   currency: CurrencyCode;
-  order_desc?: string;
+  order_desc: string;
   account_number?: string;
   bank_name?: string;
   'destination-card-no'?: string;
@@ -108,7 +108,7 @@ export interface TransferByRefRequest extends RequestBase {
   amount: DecimalAmount;
   currency: CurrencyCode;
   order_desc: string;
-  'destination-card-no'?: string;
+  'destination-card-no': string;
   /** The source card reference; optional while callers pass it through `extra`. */
   cardrefid?: string;
 }

@@ -3,6 +3,9 @@
  * their field), gateway-driven 3DS on the sandbox's own one-time-code page when the card needs
  * it, then the final redirect: a POST to `redirect_url` with status, orderid, client_orderid,
  * merchant_order and control = sha1(status + orderid + client_orderid + control key).
+ *
+ * The same code page (`/form/{token}/bank`) is where an API sale of a gateway-driven 3DS card
+ * sends the shopper (its `redirect_url` or `html`, gateway-3ds.ts); it ends the same way.
  */
 import express, { type Request, type Response, Router } from 'express';
 import { finalNotificationControl } from '../callbacks.js';
@@ -19,7 +22,7 @@ import {
   messagePage,
   otpPage,
   type Page,
-  sendPage,
+  pageSender,
 } from './html.js';
 
 interface FieldSpec {
@@ -126,6 +129,7 @@ export function formRouter(sandbox: Sandbox): Router {
   const router = Router();
   router.use('/form', express.urlencoded({ extended: false, limit: '16kb' }));
   const { store, processor } = sandbox;
+  const sendPage = pageSender(sandbox.frameAncestors);
 
   const load = (ctx: TxContext | undefined, token: string) =>
     store.getTxBy(ctx?.q ?? store.db, 'form_token', token, ctx !== undefined);
@@ -173,7 +177,10 @@ export function formRouter(sandbox: Sandbox): Router {
             );
       delete tx.formToken;
       const outcome = processor.outcome(tx);
-      const needsCode = (outcome.kind === '3ds2' && outcome.challenge) || outcome.kind === '3ds1';
+      const needsCode =
+        (outcome.kind === '3ds2' && outcome.challenge) ||
+        outcome.kind === '3ds1' ||
+        outcome.kind === 'gateway-3ds';
       if (needsCode) {
         tx.phase = 'form-challenge';
         tx.formToken = token;
@@ -191,6 +198,25 @@ export function formRouter(sandbox: Sandbox): Router {
     sendPage(res, page);
   });
 
+  // The gateway's own code page, as an API sale's `redirect_url` (GET) or `html` form (POST) opens it.
+  router.all('/form/:token/bank', async (req, res) => {
+    const token = String(req.params.token);
+    const tx = await load(undefined, token);
+    if (tx?.phase !== 'form-challenge') {
+      sendPage(res, messagePage('Authentication', 'This authentication is no longer open.', 404));
+      return;
+    }
+    sendPage(
+      res,
+      otpPage({
+        title: 'Confirm your payment',
+        action: `${sandbox.basePath}/form/${token}/3ds`,
+        hidden: {},
+        amount: amountText(tx),
+      }),
+    );
+  });
+
   router.post('/form/:token/3ds', async (req, res) => {
     const page = await store.withTx(async (ctx): Promise<Page> => {
       const tx = await load(ctx, String(req.params.token));
@@ -198,8 +224,13 @@ export function formRouter(sandbox: Sandbox): Router {
         return messagePage('Authentication', 'This authentication is no longer open.', 400);
       }
       delete tx.formToken;
+      const outcome = processor.outcome(tx);
       if (str(req, 'action') !== 'cancel' && str(req, 'otp') === expectedOtp(tx)) {
-        await processor.finish(ctx, tx, 'approved');
+        if (outcome.kind === 'gateway-3ds' && outcome.issuer === 'decline') {
+          await processor.finish(ctx, tx, 'declined', { code: '05', message: 'Do not honour' });
+        } else {
+          await processor.finish(ctx, tx, 'approved');
+        }
       } else {
         await processor.finish(ctx, tx, 'declined', {
           code: '3DS-FAILED',

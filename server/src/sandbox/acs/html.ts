@@ -1,8 +1,10 @@
 /**
  * Small HTML templates for the pages the sandbox serves to browsers (fake ACS, hosted forms).
- * Strict headers, but frameable: the merchant shows these pages in an iframe, so there is no
- * X-Frame-Options and no frame-ancestors. Inline script and style run only with a per-response
- * CSP nonce. Forms may post anywhere http(s): the ACS posts back to the merchant.
+ * Strict headers, framed only where it is meant to be: the merchant shows these pages in an
+ * iframe, so `frame-ancestors` lists the backend's and the merchant pages' origins (the sandbox's
+ * `frameAncestors` option) and no other site can frame the card form. Inline script and style run
+ * only with a per-response CSP nonce. Forms may post anywhere http(s): the ACS posts back to the
+ * merchant.
  */
 import { randomBytes } from 'node:crypto';
 import type { Response } from 'express';
@@ -46,13 +48,21 @@ export interface Page {
   status?: number;
 }
 
-export function sendPage(res: Response, page: Page): void {
+/** Sends pages whose CSP lets only `frameAncestors` frame them. */
+export type PageSender = (res: Response, page: Page) => void;
+
+export function pageSender(frameAncestors: readonly string[]): PageSender {
+  const framing = `frame-ancestors ${frameAncestors.join(' ')}`;
+  return (res, page) => sendPage(res, page, framing);
+}
+
+function sendPage(res: Response, page: Page, framing: string): void {
   const nonce = randomBytes(16).toString('base64');
   res
     .status(page.status ?? 200)
     .set({
       'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; form-action http: https:; base-uri 'none'`,
+      'Content-Security-Policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; form-action http: https:; base-uri 'none'; ${framing}`,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',

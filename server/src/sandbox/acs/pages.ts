@@ -7,7 +7,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { Sandbox } from '../context.js';
 import { RULES } from '../http/fields.js';
 import { expectedOtp, outcomeOf } from '../scenarios.js';
-import { amountText, autoSubmitPage, messagePage, otpPage, sendPage } from './html.js';
+import { amountText, autoSubmitPage, messagePage, otpPage, pageSender } from './html.js';
 import { cresFor, decodeJson, decodePareq, encodeJson, paresFor } from './messages.js';
 
 /** A field from the POSTed form, or from the query of a GET. */
@@ -25,6 +25,7 @@ export function acsRouter(sandbox: Sandbox): Router {
   const router = Router();
   router.use(express.urlencoded({ extended: false, limit: '32kb' }));
   const { store } = sandbox;
+  const sendPage = pageSender(sandbox.frameAncestors);
 
   // 3DS Method: the merchant posts threeDSMethodData in a hidden iframe; the ACS "fingerprints"
   // and posts threeDSMethodData back to the notification URL (unless the card's method is silent).

@@ -5,7 +5,7 @@
  */
 
 import { luhnValid } from '../../card-number.js';
-import { type Param, toMinorUnits } from '../../signing/index.js';
+import { type Param, toControlCents, toMinorUnits } from '../../signing/index.js';
 import { invalidField, missingField } from './errors.js';
 
 export function parseForm(text: string): Param[] {
@@ -33,15 +33,6 @@ export class Fields {
     return this.get(name) !== undefined;
   }
 
-  /** The first present of several spellings (`client_orderid` / `client-order-id`). */
-  firstOf(names: readonly string[]): [string, string] | undefined {
-    for (const name of names) {
-      const value = this.get(name);
-      if (value !== undefined) return [name, value];
-    }
-    return undefined;
-  }
-
   required(name: string, rule?: Rule): string {
     const value = this.get(name);
     if (value === undefined) throw missingField(name);
@@ -55,23 +46,7 @@ export class Fields {
     return value;
   }
 
-  /** One of several spellings, required; refused when two disagree. */
-  requiredAlias(names: readonly string[], rule?: Rule): string {
-    const present = names.filter((n) => this.has(n));
-    if (present.length === 0) throw missingField(names[0]!);
-    const value = this.get(present[0]!)!;
-    for (const other of present.slice(1)) {
-      if (this.get(other) !== value) throw invalidField(other, `disagrees with ${present[0]}`);
-    }
-    if (rule) check(present[0]!, value, rule);
-    return value;
-  }
-
-  optionalAlias(names: readonly string[], rule?: Rule): string | undefined {
-    return names.some((n) => this.has(n)) ? this.requiredAlias(names, rule) : undefined;
-  }
-
-  /** Refuses a field that must not be sent (void takes no amount). */
+  /** Refuses a field that must not be sent, even empty (void takes no amount). */
   forbid(name: string, why: string): void {
     if (this.values.has(name)) throw invalidField(name, why);
   }
@@ -133,12 +108,17 @@ export const RULES = {
   ip: pattern(/^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:.]{2,45})$/, 'an IPv4 or IPv6 address'),
 } as const;
 
-/** `amount`: decimal major units, checked against the currency's decimals; minor units out. */
+/**
+ * `amount`: decimal major units, checked against the currency's decimals and refused when it is
+ * not a whole number of cents (a control carries it × 100: KWD 1.234 has no control value);
+ * minor units out.
+ */
 export function amountMinor(fields: Fields, currency: string): number {
   const value = fields.required('amount');
   let minor: number;
   try {
     minor = toMinorUnits(value, currency);
+    toControlCents(value);
   } catch (error) {
     throw invalidField('amount', (error as Error).message);
   }

@@ -1,7 +1,8 @@
 /**
  * One gateway operation, checked like the real gateway: POST only (405), the exact JSON Accept
- * header, a form body, a known endpoint (or endpoint group), then the operation's signing scheme:
- * control (400 naming control) or OAuth HMAC-SHA1 / RSA-SHA256 (403). Operation handlers parse
+ * header, a form body, a known endpoint (or endpoint group), OAuth HMAC-SHA1 / RSA-SHA256 (403),
+ * then the operation's field contract (operations/contract.ts: the one spelling of the order id,
+ * the required fields; 400 naming the field), then the control (400 naming control). Operation handlers parse
  * their fields first and then call `call.checkControl`, so a malformed amount is reported as the
  * amount, not as a wrong control; the router refuses to answer for a control operation whose
  * handler forgot to check it.
@@ -16,9 +17,10 @@ import {
 } from '../../signing/index.js';
 import type { Sandbox } from '../context.js';
 import type { Merchant } from '../merchants.js';
+import { contractOf, type FieldContract, otherSpelling } from '../operations/contract.js';
 import { forbidden, invalidField, missingField, refused, SandboxError } from './errors.js';
 import { Fields, parseForm } from './fields.js';
-import { PAY_JSON, type PayBody, sendPay } from './respond.js';
+import { PAY_JSON, type PayBody, sendPay, sendServerError } from './respond.js';
 
 export type AuthScheme = 'control' | 'HMAC-SHA1' | 'RSA-SHA256';
 
@@ -27,6 +29,8 @@ export interface Call {
   /** The merchant's endpoint id (a group id in the path is mapped to it). */
   endpointId: string;
   fields: Fields;
+  /** What the operation demands of the request (already enforced when the handler runs). */
+  contract: FieldContract;
   /** Public base URL including the path prefix: `http://127.0.0.1:4000/paynet`. */
   baseUrl: string;
   /** Verifies the control value of `operation`; throws 400 naming the field at fault. */
@@ -50,6 +54,8 @@ export function publicBase(sandbox: Sandbox, req: Request): string {
 }
 
 export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHandler {
+  // At start-up: an operation without a contract is a programming error, not a 500 later.
+  const contract = contractOf(def.path);
   return async (req: Request, res: Response) => {
     if (req.method !== 'POST') {
       res.set('Allow', 'POST');
@@ -84,7 +90,8 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
     const merchant =
       params.groupId !== undefined
         ? sandbox.merchants.byGroup(pathId)
-        : sandbox.merchants.byEndpoint(pathId);
+        : (sandbox.merchants.byEndpoint(pathId) ??
+          (contract.groupInEndpointSlot ? sandbox.merchants.byGroup(pathId) : undefined));
     if (!merchant) {
       throw refused('unknown-endpoint', `endpoint ${pathId} is not known to this gateway`);
     }
@@ -94,11 +101,7 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
     );
     if (faults.latencyMs) await new Promise((r) => setTimeout(r, faults.latencyMs));
     if (sandbox.faults.roll(faults.errorRate)) {
-      sendPay(res, 500, {
-        type: 'error',
-        'error-code': 'server-error',
-        'error-message': 'Internal server error (sandbox fault injection)',
-      });
+      sendServerError(res, 'Internal server error (sandbox fault injection)');
       return;
     }
     const raw = parseForm(typeof req.body === 'string' ? req.body : '');
@@ -106,11 +109,13 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
       await verifyOAuth(sandbox, req, def.auth, merchant, raw);
     }
     const fields = new Fields(raw);
+    enforceContract(fields, contract);
     let checked = false;
     const call: Call = {
       sandbox,
       endpointId: merchant.endpointId,
       fields,
+      contract,
       baseUrl: publicBase(sandbox, req),
       checkControl(operation, values) {
         if (controlNeedsLogin(operation)) {
@@ -149,6 +154,15 @@ export function operationHandler(sandbox: Sandbox, def: OperationDef): RequestHa
     }
     sendPay(res, 200, body);
   };
+}
+
+/** The order id in the operation's one spelling, and every required field, or a 400 naming it. */
+function enforceContract(fields: Fields, contract: FieldContract): void {
+  if (contract.orderId) {
+    const wrong = otherSpelling(contract.orderId);
+    fields.forbid(wrong, `this operation names the merchant order id ${contract.orderId}`);
+  }
+  for (const name of contract.required) fields.required(name);
 }
 
 async function verifyOAuth(

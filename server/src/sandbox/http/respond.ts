@@ -15,3 +15,13 @@ export function sendPay(res: Response, httpStatus: number, body: PayBody): void 
 export function serialNumber(): string {
   return randomUUID();
 }
+
+/** `ServerErrorResponse` (spec, Errors rule 2): an unexpected failure, in the JSON type too. */
+export function sendServerError(res: Response, message = 'Internal server error'): void {
+  sendPay(res, 500, {
+    type: 'error',
+    'serial-number': serialNumber(),
+    'error-code': 'server-error',
+    'error-message': message,
+  });
+}

@@ -2,6 +2,10 @@
  * Card references: create-card-ref (v2 control, v4 RSA) from an approved transaction with a card,
  * get-card-info, and make-rebill (a charge with no shopper present). A card reference belongs to
  * its endpoint: an unknown one, or another merchant's, is a 400 naming cardrefid.
+ *
+ * create-card-ref answers at once with `card-ref-id` (php-lib `create-card-ref-response`), and the
+ * status of the source order carries it from then on: the spec calls the answer
+ * `CardRefAsyncResponse`, so a client must also be able to read it from status.
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../store/database.js';
@@ -13,15 +17,14 @@ import type { CardInfo } from '../model.js';
 import type { CardRef } from '../store.js';
 import {
   asyncResponse,
-  CLIENT_ORDER_ID,
   createTransaction,
   findOrder,
+  readClientOrderId,
   readCurrency,
 } from './common.js';
 import { readPaymentExtras } from './payments.js';
 
 const TOKENIZABLE = new Set(['sale', 'preauth', 'account-verification', 'rebill']);
-export const CARD_REF_NAMES = ['cardrefid', 'card-ref-id'] as const;
 
 export async function ownCardRef(call: Call, q: Queryable, id: string): Promise<CardRef> {
   const ref = await call.sandbox.store.getCardRef(q, id);
@@ -42,10 +45,7 @@ function createCardRef(version: 'v2' | 'v4'): OperationDef {
     group: version === 'v2',
     async handle(call) {
       const { fields, sandbox } = call;
-      const clientOrderId =
-        version === 'v2'
-          ? fields.required('client_orderid', RULES.id)
-          : fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
+      const clientOrderId = readClientOrderId(call);
       const orderid = fields.required('orderid', RULES.orderid);
       if (version === 'v2')
         call.checkControl('create-card-ref', { client_orderid: clientOrderId, orderid });
@@ -74,10 +74,12 @@ function createCardRef(version: 'v2' | 'v4'): OperationDef {
           createdAt: sandbox.clock.now(),
         };
         await sandbox.store.insertCardRef(ctx.q, ref);
+        tx.extra = { ...tx.extra, cardRefId: ref.id };
+        await sandbox.processor.save(ctx, tx);
         return { ref, tx };
       });
       return {
-        type: 'card-ref-response',
+        type: 'create-card-ref-response',
         status: 'approved',
         'card-ref-id': ref.id,
         'paynet-order-id': tx.orderid,

@@ -19,7 +19,12 @@ import { type PayBody, serialNumber } from '../http/respond.js';
 import type { CardInfo, Operation, Phase, Transaction, TxKind, TxStatus } from '../model.js';
 import { scenarioFor } from '../scenarios.js';
 
-export const CLIENT_ORDER_ID = ['client_orderid', 'client-order-id'] as const;
+/** The merchant's order id, in the one spelling the operation's contract takes. */
+export function readClientOrderId(call: Call): string {
+  const name = call.contract.orderId;
+  if (!name) throw new Error('this operation has no merchant order id in its contract');
+  return call.fields.required(name, RULES.id);
+}
 
 export interface CardInput {
   pan: string;

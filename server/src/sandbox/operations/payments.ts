@@ -1,11 +1,15 @@
 /**
  * sale, preauth and account-verification (v2, control). Each answers at once with
  * `async-response` / `processing`; the outcome follows the card's scenario through status and
- * callbacks. 3-D Secure cards stop in a phase that waits on the browser (see three-ds.ts).
+ * callbacks. 3-D Secure cards stop in a phase that waits on the browser (see three-ds.ts); a
+ * gateway-driven 3DS card names its page in this very answer (acs/gateway-3ds.ts).
  */
+import { randomBytes } from 'node:crypto';
+import { GATEWAY_PAGE_EXTRA, gatewayPageFields } from '../acs/gateway-3ds.js';
 import { amountMinor, type Fields, RULES } from '../http/fields.js';
 import type { Call, OperationDef } from '../http/operation.js';
-import type { TxKind } from '../model.js';
+import type { Phase, TxKind } from '../model.js';
+import { outcomeOf } from '../scenarios.js';
 import {
   asyncResponse,
   cardScenario,
@@ -55,19 +59,31 @@ function cardPayment(path: string, kind: TxKind): OperationDef {
           email,
         });
       }
+      const scenario = cardScenario(card, call.sandbox.clock.now());
+      const outcome = outcomeOf(scenario);
+      // Gateway-driven 3DS: the shopper goes to the gateway's page at once (named in this answer).
+      const page =
+        outcome.kind === 'gateway-3ds' && !isVerification
+          ? {
+              phase: 'form-challenge' as Phase,
+              formToken: randomBytes(18).toString('base64url'),
+              extra: { [GATEWAY_PAGE_EXTRA]: outcome.via },
+            }
+          : {};
       const { tx } = await createTransaction(call.sandbox, call.endpointId, {
         kind,
         transactionType: kind,
         clientOrderId,
         amountMinor: minor,
         currency,
-        scenario: cardScenario(card, call.sandbox.clock.now()),
+        scenario,
         card: card.info,
         email,
         redirectUrl,
         ...extras,
+        ...page,
       });
-      return asyncResponse(tx);
+      return asyncResponse(tx, gatewayPageFields(tx, call.baseUrl));
     },
   };
 }

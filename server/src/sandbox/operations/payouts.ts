@@ -2,7 +2,8 @@
  * Payouts: v2 payout (HMAC-SHA1), v4 payout (RSA, returns `payout-id`), and the two-step
  * payout-check (registers, moves nothing) + payout-pay (executes it exactly once).
  * Destinations, one per request, each kind's fields validated:
- *   card           credit_card_number | destination-card-no (Luhn), card_printed_name optional
+ *   card           credit_card_number (v2) or destination-card-no (v4), Luhn-valid;
+ *                  card_printed_name optional
  *   bank account   account_number (5-34 letters/digits) + bank_name, bank_bic optional
  *   ewallet        ewallet_type + ewallet_id
  *   fast payments  phone (E.164, +country code) with bank_name optional (the receiving bank)
@@ -14,9 +15,9 @@ import type { CardInfo, Transaction } from '../model.js';
 import { payoutScenario } from '../scenarios.js';
 import {
   asyncResponse,
-  CLIENT_ORDER_ID,
   cardInfo,
   createTransaction,
+  readClientOrderId,
   readCurrency,
 } from './common.js';
 
@@ -40,8 +41,9 @@ const E164 = {
   what: 'an E.164 phone number (+ and 8 to 15 digits)',
 };
 
-export function readDestination(fields: Fields): Destination {
-  const pan = fields.optionalAlias(['credit_card_number', 'destination-card-no'], RULES.pan);
+/** `panField`: v2 names the destination card `credit_card_number`, v4 `destination-card-no`. */
+export function readDestination(fields: Fields, panField: string): Destination {
+  const pan = fields.optional(panField, RULES.pan);
   if (pan) {
     const holder = fields.optional('card_printed_name', RULES.name) ?? '';
     const month = fields.optional('expire_month', RULES.month);
@@ -90,13 +92,13 @@ async function createPayout(
   register: boolean,
 ): Promise<Transaction> {
   const { fields } = call;
-  const clientOrderId =
-    version === 'v2'
-      ? fields.required('client_orderid', RULES.id)
-      : fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
+  const clientOrderId = readClientOrderId(call);
   const currency = readCurrency(fields);
   const minor = amountMinor(fields, currency);
-  const destination = readDestination(fields);
+  const destination = readDestination(
+    fields,
+    version === 'v2' ? 'credit_card_number' : 'destination-card-no',
+  );
   fields.optional('order_desc', RULES.text);
   const callbackUrl = fields.optional('server_callback_url', RULES.url);
   const { tx } = await createTransaction(call.sandbox, call.endpointId, {
@@ -162,8 +164,8 @@ const payoutPay: OperationDef = {
   auth: 'RSA-SHA256',
   async handle(call) {
     const { fields, sandbox } = call;
-    const clientOrderId = fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
-    const orderid = fields.optionalAlias(['orderid', 'payout-id'], RULES.orderid);
+    const clientOrderId = readClientOrderId(call);
+    const orderid = fields.optional('orderid', RULES.orderid);
     const currency = fields.has('currency') ? readCurrency(fields) : undefined;
     const minor = currency && fields.has('amount') ? amountMinor(fields, currency) : undefined;
     const tx = await sandbox.store.withTx(async (ctx) => {

@@ -12,7 +12,7 @@ import { amountMinor, RULES, textRule } from '../http/fields.js';
 import type { OperationDef } from '../http/operation.js';
 import { serialNumber } from '../http/respond.js';
 import type { RecurringPayment } from '../store.js';
-import { CARD_REF_NAMES, cardOf, ownCardRef } from './card-refs.js';
+import { cardOf, ownCardRef } from './card-refs.js';
 import { createTransaction, readCurrency } from './common.js';
 
 const DAY_MS = 86_400_000;
@@ -34,7 +34,7 @@ const createRecurringPayment: OperationDef = {
   auth: 'RSA-SHA256',
   async handle(call) {
     const { fields, sandbox } = call;
-    const cardRefId = fields.requiredAlias(CARD_REF_NAMES, RULES.id);
+    const cardRefId = fields.required('card-ref-id', RULES.id);
     const period = fields.required('period', {
       test: (v) => v === 'day' || v === 'week' || v === 'month',
       what: 'day, week or month',
@@ -48,8 +48,8 @@ const createRecurringPayment: OperationDef = {
     const currency = readCurrency(fields);
     const minor = amountMinor(fields, currency);
     const email = fields.required('email', RULES.email);
-    const firstName = fields.optionalAlias(['first-name', 'first_name'], RULES.name);
-    const lastName = fields.optionalAlias(['last-name', 'last_name'], RULES.name);
+    const firstName = fields.optional('first-name', RULES.name);
+    const lastName = fields.optional('last-name', RULES.name);
     fields.optional('phone', RULES.phone);
     fields.optional('comment', RULES.text);
     const callbackUrl = fields.optional('server_callback_url', RULES.url);

@@ -4,6 +4,7 @@
  * 3DS transaction waits on the browser it is `processing` and says what the browser does next.
  */
 import { fromMinorUnits } from '../../signing/index.js';
+import { gatewayPageFields } from '../acs/gateway-3ds.js';
 import { creqFor, pareqFor } from '../acs/messages.js';
 import { refused } from '../http/errors.js';
 import { RULES } from '../http/fields.js';
@@ -52,11 +53,13 @@ export function statusBody(tx: Transaction, baseUrl: string): PayBody {
   } else if (threeDs && tx.phase === 'awaiting-pares') {
     body['acs-url'] = `${baseUrl}/acs/3ds1`;
     body.pareq = pareqFor(tx);
-    body.md = threeDs.md;
+    // A 1.0.2 transaction may have no MD at all (test card 3ds1-no-md): then none is sent.
+    if (threeDs.md) body.md = threeDs.md;
   }
   if (tx.phase === 'awaiting-form' && tx.formToken) {
     body['redirect-to'] = `${baseUrl}/form/${tx.formToken}`;
   }
+  Object.assign(body, gatewayPageFields(tx, baseUrl));
   if (tx.extra?.cardRefId) body['card-ref-id'] = tx.extra.cardRefId;
   if (tx.extra?.recurringPaymentId) {
     body['recurring-payment-id'] = tx.extra.recurringPaymentId;

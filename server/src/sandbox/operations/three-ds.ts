@@ -12,10 +12,8 @@ import { type Fields, RULES, type Rule, textRule } from '../http/fields.js';
 import type { Call, OperationDef } from '../http/operation.js';
 import type { Phase, Transaction } from '../model.js';
 import { outcomeOf } from '../scenarios.js';
-import { asyncResponse, CLIENT_ORDER_ID, findOrder } from './common.js';
+import { asyncResponse, findOrder, readClientOrderId } from './common.js';
 
-/** The gateway client spells it paRes; the ACS posts PaRes. */
-const PARES_NAMES = ['paRes', 'pares', 'PaRes'];
 const COLOR_DEPTHS = new Set(['1', '4', '8', '15', '16', '24', '32', '48']);
 const re = (pattern: RegExp, what: string): Rule => ({ test: (v) => pattern.test(v), what });
 const BOOL = re(/^(true|false)$/, 'true or false');
@@ -44,7 +42,7 @@ interface UploadIds {
 }
 
 function readIds(call: Call): UploadIds {
-  const clientOrderId = call.fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
+  const clientOrderId = readClientOrderId(call);
   const orderid = call.fields.required('orderid', RULES.orderid);
   return { clientOrderId, orderid };
 }
@@ -66,10 +64,14 @@ function requirePhase(tx: Transaction, expected: Phase, upload: string): void {
   throw refused('out-of-order', `${upload} is not expected for order ${tx.orderid}: ${now}`);
 }
 
+/**
+ * `run` checks and moves the transaction. It may answer a refusal to send once the move is saved:
+ * a gateway that refuses an upload and ends the transaction all the same (3ds2-cres-refused).
+ */
 function upload(
   path: string,
   name: ControlOperation,
-  run: (tx: Transaction, fields: Fields) => void,
+  run: (tx: Transaction, fields: Fields) => Error | undefined,
   validate: (fields: Fields) => void,
 ): OperationDef {
   return {
@@ -83,13 +85,14 @@ function upload(
         orderid: ids.orderid,
       });
       const { sandbox } = call;
-      const tx = await sandbox.store.withTx(async (ctx) => {
+      const { tx, refusal } = await sandbox.store.withTx(async (ctx) => {
         const tx = await findOrder(call, ctx.q, ids.orderid, ids.clientOrderId, true);
-        run(tx, call.fields);
+        const refusal = run(tx, call.fields);
         await sandbox.processor.save(ctx, tx);
         await sandbox.processor.schedule(ctx, tx);
-        return tx;
+        return { tx, refusal };
       });
+      if (refusal) throw refusal;
       return asyncResponse(tx);
     },
   };
@@ -155,6 +158,13 @@ export const cresUpload = upload(
     }
     tx.phase = 'completing';
     tx.status = 'processing';
+    const outcome = outcomeOf(tx.scenario);
+    if (outcome.kind === '3ds2' && outcome.refusesCres) {
+      // Authentication failed at the directory server: the upload is refused, the sale declined.
+      threeDs.acsResult = 'N';
+      return invalidField('cres', 'was refused: the directory server could not verify it');
+    }
+    return undefined;
   },
   (fields) => {
     fields.required('cres', re(/^[A-Za-z0-9_\-+/]{1,8192}={0,2}$/, 'base64url'));
@@ -167,11 +177,11 @@ export const paresUpload = upload(
   (tx, fields) => {
     requirePhase(tx, 'awaiting-pares', 'a PaRes');
     const threeDs = tx.threeDs!;
-    const pares = decodePares(fields.firstOf(PARES_NAMES)?.[1]);
+    const pares = decodePares(fields.get('paRes'));
     if (!pares || pares.xid !== threeDs.acsTransId) {
       throw invalidField('pares', `is not a PaRes of order ${tx.orderid}`);
     }
-    const md = fields.firstOf(['md', 'MD'])?.[1];
+    const md = fields.get('md');
     if (md !== undefined && md !== threeDs.md) throw invalidField('md', 'does not match the order');
     if (!threeDs.acsResult) {
       throw refused(
@@ -187,7 +197,8 @@ export const paresUpload = upload(
     tx.status = 'processing';
   },
   (fields) => {
-    if (!fields.firstOf(PARES_NAMES)) fields.required('paRes');
+    // gateway-facts 1.6: the field table spells it `paRes`, the example body `md`.
+    fields.required('paRes');
   },
 );
 

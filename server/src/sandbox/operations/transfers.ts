@@ -4,7 +4,7 @@
  *   reference in card_recurring_payment_id), destination `destination-card-no` (or a card
  *   reference in destination_card_recurring_payment_id); returns `transaction-id`.
  * - transfer-by-ref: client-order-id, amount, currency, order_desc, destination-card-no;
- *   an optional source card reference (cardrefid / card-ref-id); returns `transaction-id`.
+ *   an optional source card reference (`cardrefid`, our reading); returns `transaction-id`.
  * - pan-eligibility/send: whether the card behind `sending-card-ref-id` can take part.
  */
 import { invalidField } from '../http/errors.js';
@@ -13,19 +13,19 @@ import type { Call, OperationDef } from '../http/operation.js';
 import { serialNumber } from '../http/respond.js';
 import type { CardInfo } from '../model.js';
 import { outcomeOf } from '../scenarios.js';
-import { CARD_REF_NAMES, cardOf, ownCardRef } from './card-refs.js';
+import { cardOf, ownCardRef } from './card-refs.js';
 import {
   asyncResponse,
-  CLIENT_ORDER_ID,
   cardScenario,
   createTransaction,
   readCard,
+  readClientOrderId,
   readCurrency,
 } from './common.js';
 
 async function transfer(call: Call, byRef: boolean) {
   const { fields, sandbox } = call;
-  const clientOrderId = fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
+  const clientOrderId = readClientOrderId(call);
   const currency = readCurrency(fields);
   const minor = amountMinor(fields, currency);
   fields.required('order_desc', RULES.text);
@@ -49,7 +49,7 @@ async function transfer(call: Call, byRef: boolean) {
   let scenario = 'approved';
   let card: CardInfo | undefined;
   const sourceRefId = byRef
-    ? fields.optionalAlias(CARD_REF_NAMES, RULES.id)
+    ? fields.optional('cardrefid', RULES.id)
     : fields.optional('card_recurring_payment_id', RULES.id);
   if (sourceRefId) {
     const ref = await ownCardRef(call, sandbox.store.db, sourceRefId);
@@ -77,7 +77,7 @@ const panEligibility: OperationDef = {
   path: 'api/v2/pan-eligibility/send',
   auth: 'HMAC-SHA1',
   async handle(call) {
-    const clientOrderId = call.fields.requiredAlias(CLIENT_ORDER_ID, RULES.id);
+    const clientOrderId = readClientOrderId(call);
     const refId = call.fields.required('sending-card-ref-id', RULES.id);
     const ref = await ownCardRef(call, call.sandbox.store.db, refId);
     const outcome = outcomeOf(ref.scenario);

@@ -1,0 +1,87 @@
+// Build step of the CDN file (vite.config.ts): the text of Lit's css`` and html`` literals in our
+// sources, minified. The minifier leaves template literals alone, so without this the file ships
+// the sources' indentation. Only whitespace goes (and CSS comments); nothing is renamed or
+// reordered, so what the browser builds from a template is the same.
+import { parseSync } from 'vite';
+
+/** Whitespace runs in CSS: one space at most, none around `{ } ; , :`, no `;` before `}`. */
+export function minifyCss(text) {
+  // Quoted strings keep their text: only the parts between them are touched.
+  return text
+    .split(/('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")/)
+    .map((part, i) =>
+      i % 2
+        ? part
+        : part
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/\s+/g, ' ')
+            .replace(/ ?([{};,]) ?/g, '$1')
+            .replace(/: /g, ':')
+            .replace(/;}/g, '}'),
+    )
+    .join('');
+}
+
+/**
+ * Line breaks and the indentation around them in HTML become one space: the parser makes the
+ * same elements and attributes, and a run of spaces renders as one space (no <pre> in ours).
+ */
+export function minifyHtml(text) {
+  return text.replace(/[ \t]*\n\s*/g, ' ');
+}
+
+const MINIFIERS = { css: minifyCss, html: minifyHtml };
+
+/** The source with every css`` / html`` literal (tag named so) minified; null when none. */
+export function minifyLiterals(code, filename) {
+  const { program, errors } = parseSync(filename, code);
+  if (errors.length) return null;
+  const edits = [];
+  visit(program, (node) => {
+    const minify = node.type === 'TaggedTemplateExpression' && MINIFIERS[node.tag?.name];
+    if (!minify) return;
+    const quasis = node.quasi.quasis;
+    quasis.forEach((q, i) => {
+      const start = q.start + 1; // after the opening backtick or `}`
+      const raw = q.value.raw;
+      if (code.slice(start, start + raw.length) !== raw)
+        throw new Error(`${filename}: bad offsets`);
+      let text = minify(raw);
+      // Around an interpolation one space may separate tokens, so only the outer ends are trimmed.
+      if (i === 0) text = text.trimStart();
+      if (i === quasis.length - 1) text = text.trimEnd();
+      if (text !== raw) edits.push({ start, end: start + raw.length, text });
+    });
+  });
+  if (!edits.length) return null;
+  let out = code;
+  for (const e of edits.sort((a, b) => b.start - a.start)) {
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  }
+  return out;
+}
+
+function visit(node, fn) {
+  if (Array.isArray(node)) {
+    for (const child of node) visit(child, fn);
+  } else if (node && typeof node === 'object') {
+    if (typeof node.type === 'string') fn(node);
+    for (const key in node) if (key !== 'parent') visit(node[key], fn);
+  }
+}
+
+/**
+ * The Vite plugin, for the modules whose id matches `include`: our TypeScript sources by default
+ * (Lit's own literals are minified already).
+ */
+export function minifyLiteralsPlugin(include = /\/widget\/src\/.*\.ts$/) {
+  return {
+    name: 'pay-checkout:minify-literals',
+    apply: 'build',
+    transform(code, id) {
+      if (!include.test(id) || !/(?:css|html)`/.test(code)) return null;
+      const out = minifyLiterals(code, id);
+      return out === null ? null : { code: out, map: null };
+    },
+  };
+}

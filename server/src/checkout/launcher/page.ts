@@ -1,0 +1,116 @@
+/**
+ * The launcher page: the one page of ours that posts a form to the gateway or an ACS (3DS Method,
+ * CReq, PaReq) or frames the gateway's own page (our page serving its html, or its 3DS address). The widget loads it in a frame (or, in redirect
+ * mode, sends the whole page to it), so the merchant page never posts a form or frames a bank: it
+ * needs `frame-src` and `connect-src` for the backend's origin only, whatever its `form-action`.
+ *
+ * Framed, the form goes into a frame inside this page: a frame's own navigations are checked
+ * against its parent's `frame-src`, which here is ours (https, loopback for the sandbox), not the
+ * merchant's. At the top level the form goes to `_self`, once per tab: Back from the bank's page
+ * lands here again and goes on back to the shop instead of posting the used CReq again.
+ *
+ * One fixed script, allowed by its hash (as the return page's); the per-step data travels in a
+ * JSON data block and in the form's markup, escaped.
+ */
+import { createHash } from 'node:crypto';
+
+/** The frame inside the page the form posts into (framed mode). */
+export const BANK_FRAME = 'pay-checkout-bank';
+
+const SCRIPT = `(function () {
+  var data = JSON.parse(document.getElementById('pay-checkout-launch-data').textContent);
+  var form = document.getElementById('pay-checkout-launch');
+  if (window.parent !== window) {
+    if (form) form.submit();
+    else if (data.pageUrl) document.getElementById('pay-checkout-bank').src = data.pageUrl;
+    return;
+  }
+  var mark = 'pay-checkout-launched:' + data.key;
+  var seen = false;
+  try {
+    seen = sessionStorage.getItem(mark) === '1';
+    sessionStorage.setItem(mark, '1');
+  } catch (e) {}
+  if (seen) {
+    if (history.length > 1) history.back();
+    else if (data.returnUrl) location.replace(data.returnUrl);
+    return;
+  }
+  if (form) {
+    form.target = '_self';
+    form.submit();
+  } else if (data.pageUrl) {
+    location.replace(data.pageUrl);
+  }
+})();`;
+
+export const LAUNCH_SCRIPT_HASH = `sha256-${createHash('sha256').update(SCRIPT, 'utf8').digest('base64')}`;
+
+/**
+ * Where the page's posts and frames may go: https, or http to this machine (the sandbox), the
+ * rule of widget/src/safe-url.ts (CSP cannot name [::1]). 'self' frames our gateway page.
+ */
+const BANKS = 'https: http://127.0.0.1:* http://localhost:*';
+
+export const LAUNCH_PAGE_CSP = [
+  "default-src 'none'",
+  `script-src '${LAUNCH_SCRIPT_HASH}'`,
+  "style-src 'unsafe-inline'",
+  `frame-src 'self' ${BANKS}`,
+  `form-action ${BANKS}`,
+  "base-uri 'none'",
+].join('; ');
+
+export interface LaunchForm {
+  url: string;
+  fields: Record<string, string>;
+}
+
+export interface LaunchPageInput {
+  /** The step's key: the top-level page posts each key once per tab. */
+  key: string;
+  /** The form to post (Method, CReq, PaReq); absent for the gateway's own page. */
+  form?: LaunchForm | undefined;
+  /**
+   * The gateway's own page: our page serving its html, or its 3DS address (framed inside, or the
+   * whole page at the top level).
+   */
+  pageUrl?: string | undefined;
+  /** Where a top-level page with nothing (left) to post goes back to. */
+  returnUrl: string | null;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON inside <script type="application/json">: `<`, `>`, `&` escaped so nothing can close it. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026');
+}
+
+function renderForm(form: LaunchForm): string {
+  const inputs = Object.entries(form.fields)
+    .map(
+      ([name, value]) =>
+        `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`,
+    )
+    .join('');
+  return `<form id="pay-checkout-launch" method="POST" enctype="application/x-www-form-urlencoded" action="${escapeHtml(form.url)}" target="${BANK_FRAME}" hidden>${inputs}</form>`;
+}
+
+export function renderLaunchPage(input: LaunchPageInput): string {
+  const data = { key: input.key, pageUrl: input.pageUrl ?? null, returnUrl: input.returnUrl };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Your bank</title>
+<style>html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}</style></head>
+<body><iframe id="${BANK_FRAME}" name="${BANK_FRAME}" title="Your bank" allow="payment *; publickey-credentials-get *; publickey-credentials-create *"></iframe>
+${input.form ? renderForm(input.form) : ''}
+<script type="application/json" id="pay-checkout-launch-data">${jsonForScript(data)}</script>
+<script>${SCRIPT}</script>
+</body></html>`;
+}

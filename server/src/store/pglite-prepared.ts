@@ -1,0 +1,123 @@
+/**
+ * Parameterised queries on PGlite as named prepared statements, each SQL text parsed and planned
+ * once per database and then run with one Bind/Execute/Sync round trip into the WASM Postgres.
+ *
+ * PGlite's own `query()` sends every call as an unnamed statement in six round trips (Parse,
+ * Describe, Bind, Describe, Execute, Sync), so Postgres parses and plans the same few dozen SQL
+ * texts again on every call; that was most of a query's cost (test/bench/RESULTS.md: about half
+ * of the backend's CPU time in a pay cycle was PGlite). The repositories use a fixed set of SQL
+ * texts with `$n` parameters, so the statements stay few.
+ *
+ * What PGlite's `query()` does around a query is kept: its two locks (the transaction lock, held
+ * by a whole `transaction()`, and the per-query lock), its type serializers and parsers, the
+ * database error with its SQLSTATE `code`, and the file-system sync after a write outside a
+ * transaction. Postgres re-plans a prepared statement by itself when a table it reads changes or
+ * `search_path` differs from when it was planned.
+ */
+import { type PGlite, parse, protocol, type Results, type Transaction } from '@electric-sql/pglite';
+
+interface Statement {
+  name: string;
+  /** The parameter type OIDs Postgres inferred, to serialise each value as PGlite would. */
+  paramTypes: number[];
+}
+
+/** The PGlite methods this file relies on beyond the public API (PGlite 0.5's own locks). */
+interface PGliteLocks {
+  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** More distinct texts than this means something builds SQL per call: stop preparing new ones. */
+const MAX_STATEMENTS = 500;
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+export interface PreparedQueries {
+  /**
+   * Runs `sql` with `params`, on `tx` when called from inside PGlite's `transaction()` callback
+   * (its lock is then already held). Answers PGlite's own result shape.
+   */
+  query<Row>(sql: string, params: unknown[], tx?: Transaction): Promise<Results<Row>>;
+}
+
+/** Postgres refuses a prepared `select *` whose table gained or lost columns since: re-prepare. */
+function planOutdated(error: unknown): boolean {
+  return (error as { code?: unknown }).code === '0A000';
+}
+
+export function preparedQueries(db: PGlite): PreparedQueries {
+  const locks = db as unknown as PGliteLocks;
+  const { serialize } = protocol;
+  const statements = new Map<string, Statement>();
+  let named = 0;
+
+  const prepare = async (sql: string): Promise<Statement> => {
+    named += 1;
+    const name = `pay_checkout_${named}`;
+    const { messages } = await db.execProtocol(
+      concat([
+        serialize.parse({ name, text: sql, types: [] }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    statements.set(sql, statement);
+    return statement;
+  };
+
+  const execute = async <Row>(statement: Statement, params: unknown[]) => {
+    const values = params.map((value, i) => {
+      if (value === null || value === undefined) return null;
+      const serializer = db.serializers[statement.paramTypes[i] ?? 0];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await db.execProtocol(
+      concat([
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+      { syncToFs: false },
+    );
+    return parse.parseResults(messages, db.parsers)[0] as Results<Row>;
+  };
+
+  const run = async <Row>(sql: string, params: unknown[], inTransaction: boolean) => {
+    const known = statements.get(sql);
+    if (!known) return execute<Row>(await prepare(sql), params);
+    try {
+      return await execute<Row>(known, params);
+    } catch (error) {
+      // Inside a transaction the error has aborted it: the caller's retry is the only way.
+      if (inTransaction || !planOutdated(error)) throw error;
+      return execute<Row>(await prepare(sql), params);
+    }
+  };
+
+  return {
+    async query<Row>(sql: string, params: unknown[], tx?: Transaction) {
+      if (!statements.has(sql) && statements.size >= MAX_STATEMENTS) {
+        return (tx ?? db).query<Row>(sql, params);
+      }
+      if (tx) return locks._runExclusiveQuery(() => run<Row>(sql, params, true));
+      const result = await locks._runExclusiveTransaction(() =>
+        locks._runExclusiveQuery(() => run<Row>(sql, params, false)),
+      );
+      // As PGlite's query() does after a statement outside a transaction.
+      await db.syncToFs();
+      return result;
+    },
+  };
+}

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { minifyCss, minifyHtml, minifyLiterals } from '../../scripts/minify-literals.mjs';
+
+test('CSS: whitespace and comments go, quoted strings and descendant spaces stay', () => {
+  const css = `
+    :host {
+      --_font: var(--pay-font, system-ui, 'Segoe  UI', sans-serif);
+      content: "a ; b";
+    }
+    /* dark */
+    @media (prefers-color-scheme: dark) {
+      .result p { margin: 0 0 8px; }
+    }
+    .a:focus-visible,
+    .b .c {
+      padding: calc(var(--_space) * 1.5);
+    }
+  `;
+  assert.equal(
+    minifyCss(css).trim(),
+    ':host{--_font:var(--pay-font,system-ui,\'Segoe  UI\',sans-serif);content:"a ; b"}' +
+      '@media (prefers-color-scheme:dark){.result p{margin:0 0 8px}}' +
+      '.a:focus-visible,.b .c{padding:calc(var(--_space) * 1.5)}',
+  );
+});
+
+test('HTML: a line break and its indentation become one space', () => {
+  assert.equal(
+    minifyHtml(
+      '<div\n    class="a"\n    part="b"\n  >\n    <span>x</span><span>y</span>\n  </div>',
+    ),
+    '<div class="a" part="b" > <span>x</span><span>y</span> </div>',
+  );
+});
+
+test('only css`` and html`` literals change; a space next to an interpolation stays', () => {
+  const source = `import { css, html } from 'lit';
+const pad: string = "1px";
+export const s = css\`
+  a {
+    padding: \${pad} 0;
+  }
+\`;
+export const t = (x: string) => html\`<p
+  class="a"
+>\${x}</p>
+\`;
+export const u = \`keep
+   this\`;`;
+  assert.equal(
+    minifyLiterals(source, 'x.ts'),
+    `import { css, html } from 'lit';
+const pad: string = "1px";
+export const s = css\`a{padding:\${pad} 0}\`;
+export const t = (x: string) => html\`<p class="a" >\${x}</p>\`;
+export const u = \`keep
+   this\`;`,
+  );
+});
+
+test('a file without such literals is left alone', () => {
+  assert.equal(minifyLiterals('export const a = `x  y`;', 'x.ts'), null);
+});

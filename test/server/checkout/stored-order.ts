@@ -1,0 +1,26 @@
+/**
+ * An order as applyStatus leaves it: `next` stored in its flow and moved to `status`, without a
+ * payment behind it. For tests of the pages that serve a stored step (gateway page, launcher).
+ */
+import assert from 'node:assert/strict';
+import { writeFlow } from '../../../server/src/checkout/payments/flow-state.js';
+import type { StoredAction } from '../../../server/src/checkout/payments/next-action.js';
+import type { CheckoutStore, Order, OrderState } from '../../../server/src/store/index.js';
+import { uniqueOrderId } from './shopper.js';
+
+export async function storedOrder(
+  store: CheckoutStore,
+  next: StoredAction,
+  status: OrderState = 'processing',
+): Promise<Order> {
+  const order = await store.orders.create({
+    clientOrderId: uniqueOrderId('stored'),
+    intent: 'sale',
+    amountMinor: 1042,
+    currency: 'EUR',
+    nextAction: writeFlow({ next, answered: [] }),
+  });
+  const moved = await store.orders.transition(order.id, { from: ['new'], to: status });
+  assert.ok(moved.won && moved.order);
+  return moved.order;
+}

@@ -1,0 +1,128 @@
+/** main.ts: start-up creates its data folders, and any failure is one line. */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError } from '../../server/src/config.js';
+import { type Stopping, start, startupFailureLine, stopAll } from '../../server/src/main.js';
+import { SandboxConfigError } from '../../server/src/sandbox/index.js';
+
+describe('main', () => {
+  it('sandbox with DATA_DIR in folders that do not exist yet: creates them and starts', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'main-test-'));
+    const stopping: Stopping = [];
+    try {
+      const dataDir = join(root, 'new', 'folder');
+      // A configured merchant: no dev key pair is written, so nothing else makes the folder.
+      const started = await start(
+        'sandbox',
+        {
+          DATA_DIR: dataDir,
+          SANDBOX_PORT: '0',
+          ENDPOINT_ID: '42',
+          MERCHANT_LOGIN: 'shop',
+          MERCHANT_CONTROL_KEY: 'control-key-of-shop',
+          LOG_LEVEL: 'silent',
+        },
+        stopping,
+      );
+      assert.ok((await stat(join(dataDir, 'sandbox'))).isDirectory());
+      assert.match(started.sandboxUrl ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.match(started.text, /^Sandbox gateway: http:\/\/127\.0\.0\.1:\d+\/paynet$/m);
+      const cards = await fetch(`${started.sandboxUrl}/sandbox/test-cards`);
+      assert.equal(cards.status, 200);
+      await cards.body?.cancel();
+    } finally {
+      await stopAll(stopping);
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('server: the backend is createPayCheckout at the root of its own listener', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'main-test-'));
+    const stopping: Stopping = [];
+    try {
+      const started = await start(
+        'server',
+        { DATA_DIR: root, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        stopping,
+      );
+      // One embedded database for the backend and its sandbox, each in its own schema; the
+      // sandbox's folder keeps only its dev merchant's key pair.
+      assert.ok((await stat(join(root, 'pglite', 'PG_VERSION'))).isFile());
+      assert.deepEqual((await readdir(root)).sort(), ['dev-secrets.json', 'pglite', 'sandbox']);
+      assert.equal(existsSync(join(root, 'sandbox', 'PG_VERSION')), false);
+      const schema = await started.sandbox?.store.db.query('select current_schema() as s');
+      assert.deepEqual(schema?.rows, [{ s: 'sandbox' }]);
+      assert.equal(await started.sandbox?.store.useNonce('main-test', 'n-1', 1, 60_000), true);
+      assert.match(
+        started.text,
+        /store: +PGlite in .*pglite \(schema checkout; the sandbox's: sandbox\)/,
+      );
+      const ready = await fetch(`${started.backendUrl}/readyz`);
+      assert.equal(ready.status, 200);
+      await ready.body?.cancel();
+      const health = await fetch(`${started.backendUrl}/healthz`);
+      assert.equal(health.status, 200);
+      await health.body?.cancel();
+      const unknown = await fetch(`${started.backendUrl}/nowhere`);
+      assert.equal(unknown.status, 404);
+      assert.equal(((await unknown.json()) as { error: { code: string } }).error.code, 'not-found');
+      await stopAll(stopping);
+      // Stopped: the listener is closed.
+      await assert.rejects(fetch(`${started.backendUrl}/healthz`));
+      // --fresh: the shared database starts empty; the dev secrets stay.
+      const secrets = await readFile(join(root, 'dev-secrets.json'), 'utf8');
+      const again = await start(
+        'server',
+        { DATA_DIR: root, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        stopping,
+        { fresh: true },
+      );
+      assert.ok(again.text.startsWith(`Starting clean: removed the embedded data in ${root}.\n`));
+      assert.equal(await again.sandbox?.store.useNonce('main-test', 'n-1', 2, 60_000), true);
+      assert.equal(await readFile(join(root, 'dev-secrets.json'), 'utf8'), secrets);
+    } finally {
+      await stopAll(stopping);
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('a configuration mistake stops start-up before anything runs', async () => {
+    const stopping: Stopping = [];
+    await assert.rejects(
+      start('server', { GATEWAY_URL: 'http://gate.example.com/paynet' }, stopping),
+      (error: unknown) => error instanceof ConfigError && error.variable === 'ENDPOINT_ID',
+    );
+    assert.equal(stopping.length, 0);
+  });
+
+  it('every start-up failure is one line', () => {
+    assert.equal(
+      startupFailureLine(new ConfigError('PORT', 'must be a port number')),
+      'Configuration error: PORT: must be a port number',
+    );
+    assert.equal(
+      startupFailureLine(new SandboxConfigError('SANDBOX_DEV_MODE must be true or false')),
+      'Configuration error: SANDBOX_DEV_MODE must be true or false',
+    );
+    const enoent = Object.assign(
+      new Error("ENOENT: no such file or directory, mkdir '/x/checkout'"),
+      { code: 'ENOENT' },
+    );
+    assert.equal(
+      startupFailureLine(enoent),
+      "Start-up failed: ENOENT: no such file or directory, mkdir '/x/checkout'",
+    );
+    assert.equal(
+      startupFailureLine(new Error('first line\n    at somewhere (file.ts:1:1)')),
+      'Start-up failed: first line',
+    );
+    // A connection refused on every address: an AggregateError with no message of its own.
+    const refused = Object.assign(new AggregateError([], ''), { code: 'ECONNREFUSED' });
+    assert.equal(startupFailureLine(refused), 'Start-up failed: ECONNREFUSED');
+    assert.equal(startupFailureLine('odd'), 'Start-up failed: odd');
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * The one rule for URLs that come from the gateway (ACS, 3DS Method, gateway redirect, hosted
+ * form) and for every URL the widget navigates to, posts a form to or frames: `https:` only,
+ * plus `http:` to the shopper's own machine (127.0.0.0/8, localhost, [::1]) so the sandbox works.
+ * Everything else (`javascript:`, `data:`, `http:` to any other host, relative or unparsable
+ * text) is refused. Shared by the backend and the widget, so both refuse exactly the same URLs.
+ * Pure: no DOM, no I/O.
+ */
+import type { NextAction } from './api-types.js';
+
+/** Hosts as the WHATWG URL parser writes them (`http://127.1/` is `127.0.0.1`, IPv6 in brackets). */
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+export function isSafeUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  let url: URL;
+  try {
+    // No base: a relative URL would resolve against whatever page holds it.
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
+/**
+ * The first URL of an action that fails the rule (the widget refuses the action): the gateway's
+ * own URLs, and the launcher page the widget would load to reach them.
+ */
+export function unsafeUrlOf(a: NextAction): string | undefined {
+  const urls =
+    a.action === 'method'
+      ? [a.methodUrl, a.launchUrl]
+      : a.action === 'challenge' || a.action === '3ds1'
+        ? [a.acsUrl, a.launchUrl]
+        : a.action === 'html'
+          ? [a.url, a.launchUrl]
+          : a.action === 'redirect'
+            ? [a.url]
+            : [];
+  return urls.find((url) => url !== undefined && !isSafeUrl(url));
+}

@@ -1,0 +1,461 @@
+/**
+ * The 3-D Secure state machine of `<pay-checkout>`, as a Lit reactive controller: it follows the
+ * backend's NextActions (Method, challenge, 1.0.2, gateway page, redirects, waits) to a final
+ * order, and owns the challenge dialog's state. The element is the card form and its events; it
+ * hands this controller an action and gets back how the flow ended.
+ *
+ * Every bank step goes through the backend's launcher page (`launchUrl`): in a frame of ours, or
+ * at the top level in redirect mode. The merchant page never posts a form to a bank nor frames one.
+ *
+ * While a challenge is open the flow ends on the first of: the return page's message, the
+ * backend's long poll answering something else (a lost message: PUBLIC_URL on another origin, an
+ * ACS posting from a nested frame, an ACS timeout), the shopper confirming Cancel, or 10 minutes.
+ */
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type { Api } from '../api.js';
+import type { BrowserInfo, ChallengeWindowSize, NextAction, OrderView } from '../api-types.js';
+import { type Env, sleep } from '../env.js';
+import type { PayEventDetail, PayEventName, PayStep } from '../events.js';
+import type { StringKey } from '../i18n/index.js';
+import { unsafeUrlOf } from '../safe-url.js';
+import { chooseWindowSize, collectBrowserInfo, fitWindowSize } from './browser-info.js';
+import {
+  actionWindowSize,
+  bankStepOf,
+  type ChallengeAction,
+  challengeVersion,
+  frameStyle,
+} from './challenge.js';
+import { CHALLENGE_TIMEOUT_MS, METHOD_TIMEOUT_MS } from './constants.js';
+import { ReturnInbox } from './inbox.js';
+import { markLaunched, wasLaunched } from './launched.js';
+import { runMethod } from './method.js';
+
+export type ChallengeMode = 'auto' | 'iframe' | 'redirect';
+
+/** What the controller needs from its host element. */
+export interface ThreeDsPorts {
+  /** A backend client bound to the element's lifetime. */
+  api(): Api;
+  env(): Env;
+  /** The backend's origin: the only one whose messages count. */
+  backendOrigin(): string;
+  mode(): ChallengeMode;
+  /** The merchant's window size, if set. */
+  windowSize(): ChallengeWindowSize | undefined;
+  /** Where the hidden Method frame goes. */
+  methodHost(): ParentNode & Node;
+  /** The host's dialog element, once rendered (renderDialog's). */
+  dialog(): HTMLDialogElement | null;
+  emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void;
+  step(step: PayStep, order?: OrderView, message?: PayEventDetail<'pay-status'>['message']): void;
+  t(key: StringKey): string;
+  /** Where launched steps are remembered (sessionStorage); undefined when unavailable. */
+  storage(): Storage | undefined;
+  /** Puts focus back where it came from once the dialog closes (the Pay button). */
+  restoreFocus(): void;
+}
+
+/** How a flow ended, for the host to show. `left`: the page is going to another site. */
+export type FlowEnd =
+  | { kind: 'final'; order: OrderView }
+  | { kind: 'cancelled'; order: OrderView }
+  | { kind: 'timeout'; order: OrderView }
+  | { kind: 'left' };
+
+type Ending =
+  | { kind: 'complete' }
+  | { kind: 'changed'; next: NextAction }
+  | { kind: 'cancelled' }
+  | { kind: 'timeout' }
+  | { kind: 'redirect' };
+
+export interface OpenChallenge {
+  action: ChallengeAction;
+  size: ChallengeWindowSize;
+  /** Resumed after a reload or Back: the step was launched already, so no frame (never re-posted). */
+  resumed: boolean;
+  /** The shopper pressed ✕ or Escape: ask before cancelling. */
+  confirming: boolean;
+  /** The "continue in this window" link (auto mode, after a while). */
+  fallback: boolean;
+}
+
+/** How soon to ask again after refusing a URL (the backend may answer the same action at once). */
+const UNSAFE_URL_RETRY_MS = 1_000;
+/** The least time between two polls while a challenge is open (the backend may answer at once). */
+export const CHALLENGE_POLL_MIN_MS = 2_000;
+/** When the "continue in this window" link shows: a slow bank page gets time to load first. */
+export const FALLBACK_AFTER_MS = 10_000;
+
+export class ThreeDsController implements ReactiveController {
+  /** The open challenge dialog's state; the host renders it with renderDialog(). */
+  challenge: OpenChallenge | undefined;
+
+  readonly #host: ReactiveControllerHost;
+  readonly #ports: ThreeDsPorts;
+  readonly #inbox: ReturnInbox;
+  #abort = new AbortController();
+  #end: ((e: Ending) => void) | undefined;
+
+  constructor(host: ReactiveControllerHost, ports: ThreeDsPorts) {
+    this.#host = host;
+    this.#ports = ports;
+    this.#inbox = new ReturnInbox(() => ports.backendOrigin());
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
+    window.addEventListener('message', this.#inbox.handleEvent);
+    document.addEventListener('securitypolicyviolation', this.#onCspViolation, true);
+  }
+
+  hostDisconnected(): void {
+    this.stop();
+    window.removeEventListener('message', this.#inbox.handleEvent);
+    document.removeEventListener('securitypolicyviolation', this.#onCspViolation, true);
+  }
+
+  /** Ends whatever flow runs (its frames go, its timers stop); the next follow() starts afresh. */
+  stop(): void {
+    // Aborting cancels fetches, sleeps and the Method/challenge waits; their `finally` blocks
+    // remove the frames and clear the timers.
+    this.#abort.abort(new DOMException('3-D Secure flow stopped', 'AbortError'));
+    this.#abort = new AbortController();
+    this.#inbox.clear();
+    this.#end = undefined;
+    this.#closeDialog();
+  }
+
+  /** The EMV browser fields; redirect mode asks for a full window (`05`), as EMV wants. */
+  browserInfo(): BrowserInfo {
+    return collectBrowserInfo(
+      window,
+      this.#ports.mode() === 'redirect' ? '05' : this.#chosenSize(),
+    );
+  }
+
+  /** The merchant's window size, else the viewport's. */
+  #chosenSize(): ChallengeWindowSize {
+    return chooseWindowSize(innerWidth, innerHeight, this.#ports.windowSize());
+  }
+
+  /**
+   * Follows NextActions until a final one, a cancel, or the page leaving.
+   * `resumed`: the first action came from a long poll after a reload or Back, not from a click.
+   */
+  async follow(
+    first: NextAction,
+    redirectReason: 'hosted' | 'gateway' = 'gateway',
+    resumed = false,
+  ): Promise<FlowEnd> {
+    const api = this.#ports.api();
+    const signal = this.#abort.signal;
+    const env = this.#ports.env();
+    let a = first;
+    // `/widget/next` waits on the server until something changes, so the first `wait` goes
+    // straight to it; `retryAfterMs` paces only the polls that follow an empty long poll.
+    let longPolled = resumed;
+    const refused = new Set<string>();
+    for (;;) {
+      const unsafe = unsafeUrlOf(a);
+      if (unsafe !== undefined) {
+        // Never navigate to it nor frame it (a `javascript:` URL would run as the merchant page).
+        // The order goes on at the gateway: keep asking the backend where it stands.
+        if (!refused.has(unsafe)) {
+          refused.add(unsafe);
+          this.#ports.emit('pay-error', {
+            code: 'unsafe-url',
+            message: `Refused to follow a ${a.action} URL that is not https`,
+          });
+        }
+        a = { action: 'wait', order: a.order, retryAfterMs: UNSAFE_URL_RETRY_MS };
+        longPolled = true;
+      }
+      const bank = bankStepOf(a, redirectReason, this.#ports.mode());
+      if (bank) {
+        const step = await this.#bankStep(bank, api);
+        if ('end' in step) return step.end;
+        a = step.next;
+        longPolled = true;
+        continue;
+      }
+      switch (a.action) {
+        case 'final':
+          return { kind: 'final', order: a.order };
+        case 'wait':
+          this.#ports.step('waiting', a.order);
+          if (longPolled) {
+            await sleep(env, Math.min(Math.max(a.retryAfterMs, 0), 10_000), signal);
+          }
+          a = await api.next();
+          longPolled = true;
+          break;
+        case 'method': {
+          this.#ports.step('method', a.order);
+          this.#ports.emit('pay-3ds-method', { phase: 'start' });
+          const compInd = await runMethod({
+            container: this.#ports.methodHost(),
+            launchUrl: a.methodUrl ? a.launchUrl : undefined,
+            timeoutMs:
+              a.timeoutMs > 0 ? Math.min(a.timeoutMs, METHOD_TIMEOUT_MS) : METHOD_TIMEOUT_MS,
+            clock: env,
+            completed: this.#inbox.wait(['method-complete'], a.order.orderId, signal),
+            signal,
+          });
+          this.#ports.emit('pay-3ds-method', { phase: 'complete', compInd });
+          a = await api.methodResult({ threeDSCompInd: compInd, browser: this.browserInfo() });
+          break;
+        }
+        case 'redirect':
+          // The hosted form, or a gateway page the merchant wants at the top level.
+          this.#ports.emit('pay-redirect', { url: a.url, reason: redirectReason });
+          this.#ports.step('redirect', a.order);
+          env.navigate(a.url);
+          return { kind: 'left' };
+        default:
+          throw new Error('unknown action');
+      }
+    }
+  }
+
+  /** A bank step in the dialog (or at the top level): what the flow does next, or how it ended. */
+  async #bankStep(a: ChallengeAction, api: Api): Promise<{ next: NextAction } | { end: FlowEnd }> {
+    const ending = await this.#runChallenge(a, api);
+    if (ending.kind === 'redirect') return { end: { kind: 'left' } };
+    if (ending.kind === 'changed') return { next: ending.next };
+    if (ending.kind === 'complete') {
+      this.#ports.step('waiting', a.order, 'challenge-complete');
+      return { next: await api.next() };
+    }
+    // The shopper cancelled, or left: the session stops taking this payment, and what the
+    // backend answers is what the gateway says (the bank may have approved just before).
+    const after = await api.cancel({
+      reason: ending.kind === 'cancelled' ? 'challenge-cancelled' : 'shopper-left',
+    });
+    return { end: { kind: ending.kind, order: after.order } };
+  }
+
+  /** ✕, Escape, the dialog's close: ask first (the bank's page stays as it is meanwhile). */
+  requestCancel = (): void => {
+    const open = this.challenge;
+    if (!open) return;
+    if (!open.confirming) {
+      this.challenge = { ...open, confirming: true };
+      this.#host.requestUpdate();
+    }
+    // On the safe choice, so Enter does not end the payment.
+    void this.#host.updateComplete.then(() =>
+      this.#ports.dialog()?.querySelector<HTMLButtonElement>('.keep')?.focus(),
+    );
+  };
+
+  #keepGoing = (): void => {
+    const open = this.challenge;
+    if (!open) return;
+    this.challenge = { ...open, confirming: false };
+    this.#host.requestUpdate();
+  };
+
+  #confirmCancel = (): void => this.#end?.({ kind: 'cancelled' });
+
+  #onDialogCancel = (e: Event): void => {
+    // Escape: we close the dialog ourselves once the cancel is decided, so the flow stays in charge.
+    e.preventDefault();
+    this.requestCancel();
+  };
+
+  #onDialogClose = (): void => {
+    // Closed by the browser (Escape or Android back without a cancelable `cancel`, a
+    // CloseWatcher): reopen and ask, unless the flow closed it.
+    const dialog = this.#ports.dialog();
+    if (this.challenge && this.#end && dialog && !dialog.open) {
+      dialog.showModal();
+      this.requestCancel();
+    }
+  };
+
+  async #runChallenge(a: ChallengeAction, api: Api): Promise<Ending> {
+    const storage = this.#ports.storage();
+    const resumed = wasLaunched(storage, a.launchUrl);
+    if (!resumed && this.#ports.mode() === 'redirect') {
+      this.#redirect(a);
+      return { kind: 'redirect' };
+    }
+    const signal = this.#abort.signal;
+    const env = this.#ports.env();
+    const size = resumed
+      ? '02'
+      : fitWindowSize(actionWindowSize(a, this.#chosenSize()), innerWidth, innerHeight);
+    if (!resumed) markLaunched(storage, a.launchUrl);
+    this.challenge = { action: a, size, resumed, confirming: false, fallback: false };
+    this.#host.requestUpdate();
+    await this.#host.updateComplete;
+    const dialog = this.#ports.dialog();
+    dialog?.showModal();
+    // Focus the heading: a dialog should not open on its most destructive control (✕).
+    dialog?.querySelector<HTMLElement>('h2')?.focus();
+    if (!resumed) {
+      this.#ports.emit('pay-challenge', {
+        phase: 'open',
+        version: challengeVersion(a),
+        windowSize: size,
+      });
+    }
+    this.#ports.step(resumed ? 'waiting' : 'challenge', a.order);
+
+    const polling = new AbortController();
+    const stopPolling = () => polling.abort(signal.reason);
+    signal.addEventListener('abort', stopPolling, { once: true });
+    const timers: number[] = [];
+    const ending = await new Promise<Ending>((resolve) => {
+      this.#end = resolve;
+      this.#inbox
+        .wait(['challenge-complete', 'final'], a.order.orderId, polling.signal)
+        .then(() => resolve({ kind: 'complete' }));
+      void this.#pollWhileOpen(a, api, polling.signal).then(
+        (next) => next && resolve({ kind: 'changed', next }),
+      );
+      timers.push(env.setTimeout(() => resolve({ kind: 'timeout' }), CHALLENGE_TIMEOUT_MS));
+      if (this.#ports.mode() === 'auto' && !resumed) {
+        timers.push(
+          env.setTimeout(() => {
+            if (this.challenge) this.challenge = { ...this.challenge, fallback: true };
+            this.#host.requestUpdate();
+          }, FALLBACK_AFTER_MS),
+        );
+      }
+      signal.addEventListener('abort', () => resolve({ kind: 'redirect' }), { once: true });
+    });
+    this.#end = undefined;
+    polling.abort();
+    signal.removeEventListener('abort', stopPolling);
+    for (const t of timers) env.clearTimeout(t);
+    this.#closeDialog();
+    if (signal.aborted) return { kind: 'redirect' };
+    if (!resumed) {
+      this.#ports.emit('pay-challenge', {
+        phase: 'close',
+        reason: ending.kind === 'changed' ? 'complete' : ending.kind,
+      });
+    }
+    await this.#host.updateComplete;
+    this.#ports.restoreFocus();
+    if (ending.kind === 'redirect') this.#redirect(a);
+    return ending;
+  }
+
+  /**
+   * Long-polls the backend while the challenge is open; resolves with the first answer that is
+   * not this challenge any more (undefined when stopped). Polls at most every 2 s: while a
+   * challenge waits on the browser the backend may answer at once.
+   */
+  async #pollWhileOpen(
+    a: ChallengeAction,
+    api: Api,
+    signal: AbortSignal,
+  ): Promise<NextAction | undefined> {
+    const env = this.#ports.env();
+    const still = (n: NextAction) =>
+      n.action === a.action && 'launchUrl' in n && n.launchUrl === a.launchUrl;
+    try {
+      for (;;) {
+        const started = env.now();
+        const next = await api.next(undefined, signal);
+        if (signal.aborted) return undefined;
+        if (!still(next)) return next;
+        const spent = env.now() - started;
+        if (spent < CHALLENGE_POLL_MIN_MS) await sleep(env, CHALLENGE_POLL_MIN_MS - spent, signal);
+      }
+    } catch {
+      // Stopped, or the backend is unreachable for now: the message or the timer ends the challenge.
+      return undefined;
+    }
+  }
+
+  /** The launcher page at the top level: it posts the step's form to the bank from there. */
+  #redirect(a: ChallengeAction): void {
+    markLaunched(this.#ports.storage(), a.launchUrl);
+    this.#ports.emit('pay-redirect', { url: a.launchUrl, reason: 'challenge' });
+    this.#ports.step('redirect', a.order);
+    this.#ports.env().navigate(a.launchUrl);
+  }
+
+  #closeDialog(): void {
+    const dialog = this.#ports.dialog();
+    this.challenge = undefined;
+    if (dialog?.open) dialog.close();
+    this.#host.requestUpdate();
+  }
+
+  /** The launcher frame was blocked by the merchant page's CSP (`frame-src`): go on at the top. */
+  #onCspViolation = (e: SecurityPolicyViolationEvent): void => {
+    const open = this.challenge;
+    if (
+      !open ||
+      open.resumed ||
+      this.#ports.mode() !== 'auto' ||
+      !/^(frame|child|default)-src/.test(e.effectiveDirective || e.violatedDirective)
+    )
+      return;
+    try {
+      if (new URL(e.blockedURI).origin === new URL(open.action.launchUrl).origin)
+        this.#end?.({ kind: 'redirect' });
+    } catch {
+      // Not a URL we framed.
+    }
+  };
+
+  /** The challenge dialog; the host puts it in its template. */
+  renderDialog() {
+    const ch = this.challenge;
+    const t = (k: StringKey) => this.#ports.t(k);
+    return html`<dialog
+      part="dialog"
+      class=${ch?.size === '05' && !ch.resumed ? 'full' : ''}
+      aria-labelledby="dlg-title"
+      aria-describedby="dlg-status"
+      @cancel=${this.#onDialogCancel}
+      @close=${this.#onDialogClose}
+    >
+      ${
+        ch
+          ? html`<div class="dialog-head">
+              <h2 id="dlg-title" tabindex="-1">${t('dialogTitle')}</h2>
+              <button type="button" class="close" @click=${this.requestCancel}>
+                <span aria-hidden="true">✕</span><span class="sr-only">${t('dialogClose')}</span>
+              </button>
+            </div>
+            ${
+              ch.confirming
+                ? html`<div class="confirm" role="group" aria-labelledby="dlg-confirm">
+                    <p id="dlg-confirm">${t('confirmCancel')}</p>
+                    <button type="button" class="keep" @click=${this.#keepGoing}>${t('keepConfirming')}</button>
+                    <button type="button" class="stop" @click=${this.#confirmCancel}>${t('cancelPayment')}</button>
+                  </div>`
+                : nothing
+            }
+            ${
+              ch.resumed
+                ? html`<p id="dlg-status" class="resumed">${t('resumedDetail')}</p>`
+                : html`<p id="dlg-status" class="sr-only">${t('step.challenge')}</p>
+                    <iframe
+                      class="challenge-frame"
+                      part="challenge-frame"
+                      title=${t('dialogTitle')}
+                      src=${ch.action.launchUrl}
+                      style=${frameStyle(ch.size)}
+                      allow="payment *; publickey-credentials-get *; publickey-credentials-create *"
+                    ></iframe>`
+            }
+            ${
+              ch.fallback
+                ? html`<button type="button" class="fallback" @click=${() => this.#end?.({ kind: 'redirect' })}>${t('dialogFallback')}</button>`
+                : nothing
+            }`
+          : nothing
+      }
+    </dialog>`;
+  }
+}
