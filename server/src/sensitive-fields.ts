@@ -60,4 +60,20 @@ export function isSensitiveFieldName(name: string): boolean {
  * digit" rather than `\b`, so a PAN glued to letters or `_` (`card_4000000000000002`) is still
  * found, while a longer digit run is not cut into one.
  */
-export const PAN_LIKE = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/g;
+const PAN_LIKE = /(?<!\d)\d(?:[ -]?\d){11,18}(?!\d)/;
+
+/**
+ * A UUID (our order, operation and request ids) is matched first and left whole: about one in
+ * thirty holds 12 or more dashed digits in a row (`d13479af-5533-4311-9065-9c77…`), which would
+ * otherwise be cut out of every log line and record that names it. 32 hex digits are never a
+ * card number.
+ */
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
+const UUID_OR_PAN_LIKE = new RegExp(`(${UUID.source})|${PAN_LIKE.source}`, 'gi');
+
+/** `text` with every card-number-like run replaced by `replace(run)`; UUIDs stay as they are. */
+export function replacePanLike(text: string, replace: (run: string) => string): string {
+  return text.replace(UUID_OR_PAN_LIKE, (run, uuid: string | undefined) =>
+    uuid ? run : replace(run),
+  );
+}

@@ -160,7 +160,8 @@ describe('gateway values never run as the merchant', () => {
       }
       // Each refused answer is logged at error. Waited for, asking again meanwhile: under load the
       // last poll may still be folded in when the long poll answers, or may have failed (a failed
-      // poll changes nothing and is only logged at warn).
+      // poll changes nothing and is only logged at warn). Asked at a pace the session's request
+      // limit (120 a minute) allows, however long the machine takes.
       const refused = await waitFor(
         'the refusals in the log',
         async () => {
@@ -170,6 +171,8 @@ describe('gateway values never run as the merchant', () => {
           return undefined;
         },
         {
+          timeoutMs: 30_000,
+          everyMs: 500,
           explain: () => `tampered: ${tampered}; the order's log: ${orderLog(before.id).join('')}`,
         },
       );
@@ -272,6 +275,8 @@ describe('gateway values never run as the merchant', () => {
     });
     const before = await rowIds();
     tamper = { path: '/sale-form/', fields: { 'redirect-url': url } };
+    tampered = 0;
+    const logFrom = pair.be.logs.length;
     const res = await merchant(pair.be.url, 'POST', '/v1/hosted-forms', {
       kind: 'sale',
       orderId,
@@ -281,13 +286,19 @@ describe('gateway values never run as the merchant', () => {
       returnUrl: `${MERCHANT_ORIGIN}/back`,
     });
     tamper = null;
-    assert.equal(res.status, 502, JSON.stringify(res.body));
-    assert.equal(res.body.error.code, 'gateway');
-    assert.ok(!JSON.stringify(res.body).includes(url));
     const op = await pair.store.operations.getByClientId('hosted-form', orderId);
     assert.ok(op);
+    // On a failure, what the backend said about this operation.
+    const explain = `${JSON.stringify(res.body)}\n${pair.be.logs
+      .slice(logFrom)
+      .filter((l) => /"level":(40|50)/.test(l))
+      .join('')}`;
+    assert.equal(tampered, 1, explain);
+    assert.equal(res.status, 502, explain);
+    assert.equal(res.body.error.code, 'gateway');
+    assert.ok(!JSON.stringify(res.body).includes(url));
     assert.equal(op.data.url, undefined);
-    assert.deepEqual(refusals({ operationId: op.id }), [{ field: 'redirect-url', url }]);
+    assert.deepEqual(refusals({ operationId: op.id }), [{ field: 'redirect-url', url }], explain);
     assert.deepEqual(await rowIds(), before);
   });
 });

@@ -6,7 +6,7 @@
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config.js';
-import { isSensitiveFieldName, PAN_LIKE } from '../sensitive-fields.js';
+import { isSensitiveFieldName, replacePanLike } from '../sensitive-fields.js';
 
 export type { Logger } from 'pino';
 
@@ -33,7 +33,7 @@ function isSecretKey(key: string): boolean {
 }
 
 export function scrubText(text: string): string {
-  return text.replace(PAN_LIKE, CENSOR);
+  return replacePanLike(text, () => CENSOR);
 }
 
 /** A deep copy with secrets censored; cycles and depth are bounded. */

@@ -3,7 +3,7 @@
  * fields given to `onExchange`, and the gateway texts copied into errors and exchange records
  * (a gateway may echo a field in an error message).
  */
-import { isSensitiveFieldName, PAN_LIKE } from '../sensitive-fields.js';
+import { isSensitiveFieldName, replacePanLike } from '../sensitive-fields.js';
 import type { Param } from '../signing/index.js';
 
 /**
@@ -22,7 +22,7 @@ export function sanitizeFields(
   const out: Record<string, string> = {};
   for (const [name, value] of entries) {
     if (isSensitiveField(name)) continue;
-    out[name] = value.replace(PAN_LIKE, '[redacted]');
+    out[name] = replacePanLike(value, () => '[redacted]');
   }
   return out;
 }
@@ -33,7 +33,7 @@ export function sanitizeFields(
  * Short secrets (a CVV) are removed only as whole words, so error codes are not mangled.
  */
 export function redactText(text: string, secrets: readonly string[]): string {
-  let out = text.replace(PAN_LIKE, '[redacted]');
+  let out = replacePanLike(text, () => '[redacted]');
   for (const secret of secrets) {
     if (!secret) continue;
     if (secret.length >= 6) {

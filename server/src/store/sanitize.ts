@@ -8,7 +8,7 @@
  * to at most first six / last four, in case a PAN hides in a field we did not foresee.
  */
 import { luhnValid, maskPan } from '../card-number.js';
-import { isSensitiveFieldName, PAN_LIKE } from '../sensitive-fields.js';
+import { isSensitiveFieldName, replacePanLike } from '../sensitive-fields.js';
 
 export { isSensitiveFieldName };
 
@@ -17,7 +17,7 @@ export { isSensitiveFieldName };
  * at most first six + stars + last four.
  */
 export function maskCardNumbers(text: string): string {
-  return text.replace(PAN_LIKE, (run) => {
+  return replacePanLike(text, (run) => {
     const digits = run.replace(/[ -]/g, '');
     return luhnValid(digits) ? maskPan(digits) : run;
   });

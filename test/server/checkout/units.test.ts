@@ -240,6 +240,26 @@ describe('logger redaction', () => {
     assert.ok(!text.includes('sk_live_x'));
     assert.ok(text.includes('HTTP 503'));
   });
+
+  it('keeps an id that holds 12 dashed digits whole, and still censors a card number beside it', () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: 'info',
+      destination: new Writable({
+        write(chunk, _e, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    });
+    // 5533-4311-9065-9 is 13 digits in a row: once cut out, which order a line was about was lost.
+    const id = 'd13479af-5533-4311-9065-9c77950a7b5e';
+    logger.error({ orderId: id, note: `${id} paid with 4111 1111 1111 1111` }, `order ${id}`);
+    const line = JSON.parse(lines.join(''));
+    assert.equal(line.orderId, id);
+    assert.equal(line.msg, `order ${id}`);
+    assert.equal(line.note, `${id} paid with [redacted]`);
+  });
 });
 
 describe('webhook signature', () => {

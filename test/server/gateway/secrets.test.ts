@@ -181,6 +181,12 @@ describe('sanitizeFields and redactText: PANs glued to other characters', () => 
     assert.equal(redactText('id 41111111111111110000000', []), 'id 41111111111111110000000');
   });
 
+  test('a UUID holding a run of dashed digits is an id, not a card number', () => {
+    const id = 'd13479af-5533-4311-9065-9c77950a7b5e';
+    assert.deepEqual(sanitizeFields({ client_orderid: id }), { client_orderid: id });
+    assert.equal(redactText(`order ${id} refused`, []), `order ${id} refused`);
+  });
+
   test('the card holder name and other shared sensitive names are dropped', () => {
     assert.deepEqual(
       sanitizeFields({ card_printed_name: 'Zoë', ssn: '123', jwt_secret: 's', amount: '1.00' }),

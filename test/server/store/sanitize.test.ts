@@ -72,6 +72,15 @@ describe('sanitize', () => {
     assert.equal(maskCardNumbers('41111111111111110000000'), '41111111111111110000000');
   });
 
+  test('leaves a UUID whole, even one holding a Luhn-valid run of dashed digits', () => {
+    // 1234-5678-9012-8 reads as 1234567890128, which passes Luhn.
+    const id = 'aaaa1234-5678-9012-8bcd-0123456789ab';
+    assert.equal(maskCardNumbers('1234-5678-9012-8'), '123******0128');
+    assert.equal(maskCardNumbers(`order ${id}`), `order ${id}`);
+    assert.equal(maskCardNumbers(id.toUpperCase()), id.toUpperCase());
+    assert.equal(maskCardNumbers(`${id}:4111111111111111`), `${id}:411111******1111`);
+  });
+
   test('masks a card number glued to letters or split by spaces or dashes', () => {
     assert.equal(maskCardNumbers('card_4000000000000002'), 'card_400000******0002');
     assert.equal(maskCardNumbers('x4000000000000002y'), 'x400000******0002y');
