@@ -8,4 +8,4 @@ if [ "$#" -gt 0 ]; then files=("$@"); else
   mapfile -t files < <(find test -name '*.test.ts' -not -path 'test/widget/*' -not -path 'test/bench/*' -not -path 'test/e2e/*' | sort)
 fi
 if [ "${#files[@]}" -eq 0 ]; then echo "no node test files found" >&2; exit 1; fi
-exec node --import tsx --test --test-reporter=spec --test-timeout=120000 "${files[@]}"
+exec node --import tsx --import ./test/support/pglite-template.ts --test --test-reporter=spec --test-timeout=120000 "${files[@]}"

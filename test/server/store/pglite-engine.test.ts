@@ -4,7 +4,13 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PGLITE_SETTINGS, startPGlite } from '../../../server/src/store/pglite-engine.js';
+import { PGlite } from '@electric-sql/pglite';
+import {
+  emptyClusterTarball,
+  PGLITE_SETTINGS,
+  startPGlite,
+  useMemoryTemplate,
+} from '../../../server/src/store/pglite-engine.js';
 import { initialiseDataDir } from '../../../server/src/store/pglite-folder.js';
 
 describe('the embedded engine', () => {
@@ -69,5 +75,38 @@ describe('the embedded engine', () => {
     await writeFile(join(dataDir, 'notes.txt'), 'mine');
     await initialiseDataDir(dataDir);
     assert.deepEqual(await readdir(dataDir), ['notes.txt']);
+  });
+
+  test('in memory, a start loads the template it is given instead of running initdb', async () => {
+    // A template with a table in it: only a start that loaded it can see the table.
+    const maker = new PGlite();
+    await maker.exec('create table marker (v int); insert into marker values (42)');
+    const marked = await maker.dumpDataDir('none');
+    await maker.close();
+    const previous = useMemoryTemplate(async () => marked);
+    try {
+      const loaded = await startPGlite(undefined);
+      try {
+        assert.deepEqual((await loaded.query('select v from marker')).rows, [{ v: 42 }]);
+        const { rows } = await loaded.query<{ shared_buffers: string }>('show shared_buffers');
+        assert.deepEqual(rows, [{ shared_buffers: PGLITE_SETTINGS.shared_buffers }]);
+      } finally {
+        await loaded.close();
+      }
+      // The empty cluster a test run hands over: started, it holds no table of ours.
+      const empty = await emptyClusterTarball();
+      useMemoryTemplate(async () => empty);
+      const fresh = await startPGlite(undefined);
+      try {
+        const { rows } = await fresh.query<{ n: number }>(
+          "select count(*)::int as n from pg_tables where schemaname = 'public'",
+        );
+        assert.deepEqual(rows, [{ n: 0 }]);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      useMemoryTemplate(previous);
+    }
   });
 });
