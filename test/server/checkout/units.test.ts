@@ -188,18 +188,24 @@ describe('return page', () => {
   });
 });
 
+/** A logger at `info` whose lines land in `lines`. */
+function captureLogger() {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'info',
+    destination: new Writable({
+      write(chunk, _e, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    }),
+  });
+  return { lines, logger };
+}
+
 describe('logger redaction', () => {
   it('censors card data and secrets at any depth, in messages and errors', () => {
-    const lines: string[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: new Writable({
-        write(chunk, _e, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    const { lines, logger } = captureLogger();
     logger.info(
       {
         body: { card: { number: '4111111111111111', cvc: '737' } },
@@ -242,16 +248,7 @@ describe('logger redaction', () => {
   });
 
   it('keeps an id that holds 12 dashed digits whole, and still censors a card number beside it', () => {
-    const lines: string[] = [];
-    const logger = createLogger({
-      level: 'info',
-      destination: new Writable({
-        write(chunk, _e, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    const { lines, logger } = captureLogger();
     // 5533-4311-9065-9 is 13 digits in a row: once cut out, which order a line was about was lost.
     const id = 'd13479af-5533-4311-9065-9c77950a7b5e';
     logger.error({ orderId: id, note: `${id} paid with 4111 1111 1111 1111` }, `order ${id}`);
