@@ -5,20 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { gatewayPageUrl } from '../../../server/src/checkout/gateway-page/route.js';
 import { writeFlow } from '../../../server/src/checkout/payments/flow-state.js';
 import type { StoredAction } from '../../../server/src/checkout/payments/next-action.js';
-import type { OrderState } from '../../../server/src/store/index.js';
-import {
-  type Backend,
-  MERCHANT_ORIGIN,
-  type Sandbox,
-  startBackend,
-  startSandbox,
-} from './harness.js';
+import { MERCHANT_ORIGIN } from './harness.js';
 import { uniqueOrderId } from './shopper.js';
-import { storedOrder } from './stored-order.js';
+import { storedOrderBackend } from './stored-order.js';
 
 const GATEWAY_HTML =
   '<form method="POST" action="https://acs.bank.example/challenge"><input type="hidden" name="creq" value="abc"></form><script>document.forms[0].submit()</script>';
@@ -29,29 +22,18 @@ const EXPECTED_CSP =
   `sandbox allow-forms allow-scripts; frame-ancestors 'self' ${MERCHANT_ORIGIN}`;
 
 describe('gateway page', () => {
-  let sb: Sandbox;
-  let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
-  });
-
-  const orderWith = (next: StoredAction, status?: OrderState) =>
-    storedOrder(be.store, next, status);
+  const stack = storedOrderBackend();
+  const { orderWith } = stack;
 
   const htmlAction = (ref: string): StoredAction => ({
     action: 'html',
-    url: gatewayPageUrl(be.url, ref),
+    url: gatewayPageUrl(stack.be.url, ref),
     html: GATEWAY_HTML,
   });
 
   it("serves the order's gateway html with a strict CSP, frameable by the merchant only, never cached", async () => {
     const ref = randomBytes(32).toString('base64url');
-    const order = await be.store.orders.create({
+    const order = await stack.be.store.orders.create({
       clientOrderId: uniqueOrderId('gwpage'),
       intent: 'sale',
       amountMinor: 1042,
@@ -59,8 +41,8 @@ describe('gateway page', () => {
       returnRef: ref,
       nextAction: writeFlow({ next: htmlAction(ref), answered: [] }),
     });
-    await be.store.orders.transition(order.id, { from: ['new'], to: 'processing' });
-    const res = await fetch(`${be.url}/gateway-page/${ref}`);
+    await stack.be.store.orders.transition(order.id, { from: ['new'], to: 'processing' });
+    const res = await fetch(`${stack.be.url}/gateway-page/${ref}`);
     assert.equal(res.status, 200);
     assert.equal(await res.text(), GATEWAY_HTML);
     assert.equal(res.headers.get('content-type'), 'text/html; charset=utf-8');
@@ -72,7 +54,7 @@ describe('gateway page', () => {
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     // The widget's URL for it is this very page.
-    assert.equal(gatewayPageUrl(be.url, ref), `${be.url}/gateway-page/${ref}`);
+    assert.equal(gatewayPageUrl(stack.be.url, ref), `${stack.be.url}/gateway-page/${ref}`);
   });
 
   it('answers 404 for an unknown or malformed ref, a finished order, or an order past that page', async () => {
@@ -86,7 +68,7 @@ describe('gateway page', () => {
     const moved = await orderWith({ action: 'wait', retryAfterMs: 1000 });
     refs.push(finished.returnRef, moved.returnRef);
     for (const ref of refs) {
-      const res = await fetch(`${be.url}/gateway-page/${ref}`);
+      const res = await fetch(`${stack.be.url}/gateway-page/${ref}`);
       assert.equal(res.status, 404, ref);
       assert.equal(res.headers.get('cache-control'), 'no-store', ref);
       assert.equal(await res.text(), 'No page here.', ref);
@@ -95,13 +77,13 @@ describe('gateway page', () => {
 
   it('is GET only', async () => {
     const order = await orderWith({ action: 'wait', retryAfterMs: 1000 });
-    await be.store.orders.transition(order.id, {
+    await stack.be.store.orders.transition(order.id, {
       from: ['processing'],
       to: 'processing',
       patch: { nextAction: writeFlow({ next: htmlAction(order.returnRef), answered: [] }) },
     });
-    assert.equal((await fetch(`${be.url}/gateway-page/${order.returnRef}`)).status, 200);
-    const post = await fetch(`${be.url}/gateway-page/${order.returnRef}`, { method: 'POST' });
+    assert.equal((await fetch(`${stack.be.url}/gateway-page/${order.returnRef}`)).status, 200);
+    const post = await fetch(`${stack.be.url}/gateway-page/${order.returnRef}`, { method: 'POST' });
     assert.equal(post.status, 404);
     assert.doesNotMatch(await post.text(), /acs\.bank\.example/);
   });

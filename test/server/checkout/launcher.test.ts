@@ -5,20 +5,13 @@
  * the 3DS Method upload then carries. And the widget API names the page for each step.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { launchKey } from '../../../server/src/checkout/launcher/route.js';
 import { readFlow } from '../../../server/src/checkout/payments/flow-state.js';
 import type { StoredAction } from '../../../server/src/checkout/payments/next-action.js';
-import type { OrderState } from '../../../server/src/store/index.js';
-import {
-  type Backend,
-  MERCHANT_ORIGIN,
-  type Sandbox,
-  startBackend,
-  startSandbox,
-} from './harness.js';
+import { MERCHANT_ORIGIN } from './harness.js';
 import { BROWSER, createSession, Shopper } from './shopper.js';
-import { storedOrder } from './stored-order.js';
+import { storedOrderBackend } from './stored-order.js';
 
 const CHALLENGE: StoredAction = {
   action: 'challenge',
@@ -31,22 +24,11 @@ const HTML_ACCEPT =
   'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
 describe('launcher page', () => {
-  let sb: Sandbox;
-  let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
-  });
-
-  const orderWith = (next: StoredAction, status?: OrderState) =>
-    storedOrder(be.store, next, status);
+  const stack = storedOrderBackend();
+  const { orderWith } = stack;
 
   const launch = (ref: string, key: string, accept = HTML_ACCEPT) =>
-    fetch(`${be.url}/launch/${ref}/${key}`, { headers: { accept } });
+    fetch(`${stack.be.url}/launch/${ref}/${key}`, { headers: { accept } });
 
   it("posts the stored CReq, escaped, into its own frame, under its own CSP; records the page's Accept", async () => {
     const order = await orderWith(CHALLENGE);
@@ -75,7 +57,7 @@ describe('launcher page', () => {
     assert.equal(res.headers.get('cache-control'), 'no-store');
     assert.equal(res.headers.get('x-frame-options'), null);
     assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
-    const after = await be.store.orders.get(order.id);
+    const after = await stack.be.store.orders.get(order.id);
     assert.equal(readFlow(after!).navigationAccept, HTML_ACCEPT);
     assert.deepEqual(readFlow(after!).next, CHALLENGE);
   });
@@ -114,13 +96,13 @@ describe('launcher page', () => {
   it('frames the gateway page for an html step, with no form of its own', async () => {
     const html: StoredAction = {
       action: 'html',
-      url: `${be.url}/gateway-page/abc`,
+      url: `${stack.be.url}/gateway-page/abc`,
       html: '<form></form>',
     };
     const order = await orderWith(html);
     const body = await (await launch(order.returnRef, launchKey(html))).text();
     assert.ok(!body.includes('<form'));
-    assert.ok(body.includes(`"pageUrl":"${be.url}/gateway-page/abc"`));
+    assert.ok(body.includes(`"pageUrl":"${stack.be.url}/gateway-page/abc"`));
   });
 
   it("frames the gateway's 3DS address for a redirect step; refuses one that is not https", async () => {
@@ -160,28 +142,31 @@ describe('launcher page', () => {
       assert.equal(res.status, status, `${ref} ${key}`);
       assert.ok(!(await res.text()).includes('<form'));
     }
-    assert.equal(readFlow((await be.store.orders.get(order.id))!).navigationAccept, undefined);
+    assert.equal(
+      readFlow((await stack.be.store.orders.get(order.id))!).navigationAccept,
+      undefined,
+    );
   });
 
   it('the widget API names the launcher of each step, and the Method upload carries the recorded Accept', async () => {
-    const session = await createSession(be.url);
-    const shopper = new Shopper(be.url, session.token);
+    const session = await createSession(stack.be.url);
+    const shopper = new Shopper(stack.be.url, session.token);
     // Until the gateway has authorised and asks for the Method (it may answer `wait` first).
     const paid = await shopper.until(await shopper.pay({ pan: '4000000000000036' }));
     assert.equal(paid.action, 'method');
-    const order = (await be.store.orders.getByClientOrderId(session.orderId))!;
-    const launchUrl = `${be.url}/launch/${order.returnRef}/${launchKey(readFlow(order).next)}`;
+    const order = (await stack.be.store.orders.getByClientOrderId(session.orderId))!;
+    const launchUrl = `${stack.be.url}/launch/${order.returnRef}/${launchKey(readFlow(order).next)}`;
     assert.equal((paid as { launchUrl?: string }).launchUrl, launchUrl);
     assert.equal((await fetch(launchUrl, { headers: { accept: HTML_ACCEPT } })).status, 200);
     await shopper.methodResult('Y');
-    const sent = await be.store.history.forOrder(order.id);
+    const sent = await stack.be.store.history.forOrder(order.id);
     const upload = sent.find((e) => e.operation === 'upload-method-url-result');
     assert.equal(upload?.request.browserAcceptHeader, HTML_ACCEPT);
   });
 
   it('an odd browser language is normalised for the gateway, never refused', async () => {
-    const session = await createSession(be.url);
-    const shopper = new Shopper(be.url, session.token);
+    const session = await createSession(stack.be.url);
+    const shopper = new Shopper(stack.be.url, session.token);
     const res = await shopper.call('POST', '/pay', {
       card: {
         number: '4000000000000002',
@@ -193,8 +178,10 @@ describe('launcher page', () => {
       browser: { ...BROWSER, language: 'zh-Hant-TW-x-private' },
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const order = (await be.store.orders.getByClientOrderId(session.orderId))!;
-    const sale = (await be.store.history.forOrder(order.id)).find((e) => e.operation === 'sale');
+    const order = (await stack.be.store.orders.getByClientOrderId(session.orderId))!;
+    const sale = (await stack.be.store.history.forOrder(order.id)).find(
+      (e) => e.operation === 'sale',
+    );
     assert.equal(sale?.request.customer_browser_accept_language, 'zh-TW');
   });
 });

@@ -3,9 +3,11 @@
  * payment behind it. For tests of the pages that serve a stored step (gateway page, launcher).
  */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { writeFlow } from '../../../server/src/checkout/payments/flow-state.js';
 import type { StoredAction } from '../../../server/src/checkout/payments/next-action.js';
 import type { CheckoutStore, Order, OrderState } from '../../../server/src/store/index.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
 import { uniqueOrderId } from './shopper.js';
 
 export async function storedOrder(
@@ -23,4 +25,30 @@ export async function storedOrder(
   const moved = await store.orders.transition(order.id, { from: ['new'], to: status });
   assert.ok(moved.won && moved.order);
   return moved.order;
+}
+
+/**
+ * A sandbox and a backend for the enclosing suite (started before its tests, closed after), and
+ * `orderWith`, a stored order on that backend.
+ */
+export function storedOrderBackend(): {
+  readonly be: Backend;
+  orderWith(next: StoredAction, status?: OrderState): Promise<Order>;
+} {
+  let sb: Sandbox;
+  let be: Backend;
+  before(async () => {
+    sb = await startSandbox();
+    be = await startBackend(sb);
+  });
+  after(async () => {
+    await be.close();
+    await sb.close();
+  });
+  return {
+    get be() {
+      return be;
+    },
+    orderWith: (next, status) => storedOrder(be.store, next, status),
+  };
 }
