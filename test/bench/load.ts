@@ -4,9 +4,9 @@
  * (there must be none), the backend's RSS sampled every 5 s (it must stay flat). Appends its
  * section to test/bench/RESULTS.md.
  *
- *   node --import tsx test/bench/load.ts [--postgres] [--quick]
+ *   node --import tsx test/bench/load.ts [--postgres] [--quick] [--json FILE]
  */
-import { flag } from './lib/cli.js';
+import { flag, writeJson } from './lib/cli.js';
 import { machineSection } from './lib/machine-section.js';
 import { fmt, mib, table } from './lib/markdown.js';
 import { probePostgres } from './lib/postgres.js';
@@ -21,6 +21,14 @@ const TICK_MS = 100;
 const SAMPLE_EVERY_MS = 5_000;
 
 type Kind = keyof typeof RATE;
+
+/** What run.ts reads back (`--json FILE`): the backend's RSS at the end of the run. */
+export interface LoadResult {
+  engine: Engine['name'];
+  durationS: number;
+  errors: number;
+  rssAfterMiB: number;
+}
 
 interface KindStats {
   done: number;
@@ -182,6 +190,12 @@ ${table(
 `;
   appendResults(section);
   console.log(section);
+  writeJson({
+    engine: engine.name,
+    durationS: durationMs / 1000,
+    errors,
+    rssAfterMiB: (last?.rss ?? Number.NaN) / 2 ** 20,
+  } satisfies LoadResult);
   process.exitCode = errors === 0 ? 0 : 1;
 } finally {
   await stack.stop();

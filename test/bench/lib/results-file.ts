@@ -15,6 +15,14 @@ export function keptLoadSections(): string {
   return at >= 0 ? text.slice(at + 1) : '';
 }
 
+/** Removes the load sections of earlier runs (a `--load` run is about to append its own). */
+export function dropLoadSections(): void {
+  if (!existsSync(RESULTS_FILE)) return;
+  const text = readFileSync(RESULTS_FILE, 'utf8');
+  const at = text.indexOf(`\n${LOAD_HEADING}`);
+  if (at >= 0) writeFileSync(RESULTS_FILE, `${text.slice(0, at).trimEnd()}\n`);
+}
+
 export function writeResults(top: string): void {
   const load = keptLoadSections();
   writeFileSync(RESULTS_FILE, `${top.trimEnd()}\n${load ? `\n${load.trimEnd()}\n` : ''}`);
