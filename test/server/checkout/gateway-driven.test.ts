@@ -20,6 +20,7 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
+  withSandboxAndBackend,
 } from './harness.js';
 import { createSession, merchant, parseForm, postForm, returnMessage, Shopper } from './shopper.js';
 
@@ -54,13 +55,8 @@ async function get(url: string) {
 describe('gateway-driven 3DS against the sandbox', () => {
   let sb: Sandbox;
   let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
+  withSandboxAndBackend((started) => {
+    ({ sb, be } = started);
   });
 
   async function returnUrlOf(orderId: string): Promise<string> {

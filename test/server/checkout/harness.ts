@@ -6,6 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { after, before } from 'node:test';
 import type { CheckoutApp, CheckoutDeps } from '../../../server/src/checkout/app.js';
 import { createCheckoutApp } from '../../../server/src/checkout/app.js';
 import type { Timing } from '../../../server/src/checkout/context.js';
@@ -142,4 +143,21 @@ export async function startBackend(sb: Sandbox, options: BackendOptions = {}): P
       if (ownsStore) await store.close();
     },
   };
+}
+
+/**
+ * A sandbox and a backend for the enclosing suite: started before its tests (then handed to
+ * `use`, which keeps what it needs), closed after them.
+ */
+export function withSandboxAndBackend(use: (started: { sb: Sandbox; be: Backend }) => void): void {
+  let started: { sb: Sandbox; be: Backend } | undefined;
+  before(async () => {
+    const sb = await startSandbox();
+    started = { sb, be: await startBackend(sb) };
+    use(started);
+  });
+  after(async () => {
+    await started?.be.close();
+    await started?.sb.close();
+  });
 }

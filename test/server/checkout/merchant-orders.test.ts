@@ -3,22 +3,16 @@
  * Idempotency-Key, validation and authentication, and the OpenAPI document.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
+import { describe, it } from 'node:test';
+import { type Backend, withSandboxAndBackend } from './harness.js';
 import { CUSTOMER, createSession, merchant, Shopper, uniqueOrderId } from './shopper.js';
 
 const APPROVED = { pan: '4000000000000002' };
 
 describe('merchant API: orders and money operations', () => {
-  let sb: Sandbox;
   let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
+  withSandboxAndBackend((started) => {
+    ({ be } = started);
   });
 
   async function paidOrder(intent: 'sale' | 'preauth', amount = '10.42') {

@@ -3,27 +3,22 @@
  * mode of the widget, and unknown routes.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import request from 'supertest';
 import {
   type Backend,
   MERCHANT_ORIGIN,
   type Sandbox,
   startBackend,
-  startSandbox,
+  withSandboxAndBackend,
 } from './harness.js';
 import { createSession, Shopper } from './shopper.js';
 
 describe('health, cancel, hosted mode', () => {
   let sb: Sandbox;
   let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
+  withSandboxAndBackend((started) => {
+    ({ sb, be } = started);
   });
 
   it('answers /healthz and /readyz with a strict CSP', async () => {

@@ -2,9 +2,9 @@
  * Every sandbox scenario, through the widget API alone, to its exact final status.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
+import { type Backend, withSandboxAndBackend } from './harness.js';
 import { createSession, merchant, Shopper } from './shopper.js';
 
 const card = (scenario: string) => {
@@ -14,15 +14,9 @@ const card = (scenario: string) => {
 };
 
 describe('sandbox scenarios through the widget API', () => {
-  let sb: Sandbox;
   let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
+  withSandboxAndBackend((started) => {
+    ({ be } = started);
   });
 
   const expectations: [string, string, string[], { errorCode?: string }?][] = [

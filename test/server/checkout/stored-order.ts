@@ -3,11 +3,10 @@
  * payment behind it. For tests of the pages that serve a stored step (gateway page, launcher).
  */
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
 import { writeFlow } from '../../../server/src/checkout/payments/flow-state.js';
 import type { StoredAction } from '../../../server/src/checkout/payments/next-action.js';
 import type { CheckoutStore, Order, OrderState } from '../../../server/src/store/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
+import { type Backend, withSandboxAndBackend } from './harness.js';
 import { uniqueOrderId } from './shopper.js';
 
 export async function storedOrder(
@@ -35,15 +34,9 @@ export function storedOrderBackend(): {
   readonly be: Backend;
   orderWith(next: StoredAction, status?: OrderState): Promise<Order>;
 } {
-  let sb: Sandbox;
   let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
+  withSandboxAndBackend((started) => {
+    ({ be } = started);
   });
   return {
     get be() {

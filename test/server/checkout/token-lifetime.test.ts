@@ -4,13 +4,13 @@
  * it ended; an expired token never starts a payment.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import jwt from 'jsonwebtoken';
 import {
   AFTER_EXPIRY_MAX_MS,
   FINISHED_ORDER_GRACE_MS,
 } from '../../../server/src/checkout/widget-api/router.js';
-import { type Backend, JWT_SECRET, type Sandbox, startBackend, startSandbox } from './harness.js';
+import { type Backend, JWT_SECRET, withSandboxAndBackend } from './harness.js';
 import { createSession, runChallenge, Shopper } from './shopper.js';
 
 /** The session's own token as it will be `agoSeconds` after the session's 30 minutes. */
@@ -28,15 +28,9 @@ function expiredToken(sessionId: string, agoSeconds = 60): string {
 }
 
 describe('the session token and a payment in flight', () => {
-  let sb: Sandbox;
   let be: Backend;
-  before(async () => {
-    sb = await startSandbox();
-    be = await startBackend(sb);
-  });
-  after(async () => {
-    await be.close();
-    await sb.close();
+  withSandboxAndBackend((started) => {
+    ({ be } = started);
   });
 
   it('an expired token follows its challenge to the end, then reads the result for a grace period', async () => {
