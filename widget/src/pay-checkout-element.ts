@@ -13,7 +13,7 @@ import {
 } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayErrorCode, PayEventDetail, PayEventName, PayStep } from './events.js';
-import { formatAmount, type StringKey, stringsFor, t } from './i18n/index.js';
+import { formatAmount, languageOf, type StringKey, t } from './i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
 import { type ChallengeMode, type FlowEnd, ThreeDsController } from './three-ds/controller.js';
 
@@ -258,7 +258,7 @@ export class PayCheckoutElement extends LitElement {
   }
 
   #t(key: StringKey, vars?: Record<string, string | number>): string {
-    return t(stringsFor(this.#lang), key, vars);
+    return t(languageOf(this.#lang), key, vars);
   }
 
   #backendOrigin(): string {

@@ -1,24 +1,25 @@
-/** Locale lookup, message templates and amount formatting. */
-import { en, type StringKey, type Strings } from './en.js';
-import { ru } from './ru.js';
+/** Language choice, message templates and amount formatting. */
+import { LANGUAGES, STRINGS, type StringKey } from './strings.js';
 
-export type { StringKey, Strings } from './en.js';
+export type { StringKey } from './strings.js';
 
-const TABLES: Record<string, Strings> = { en, ru };
+/** A language of STRINGS, by its column: 0 is English. */
+export type Language = number;
 
-/** The table for a BCP 47 tag ("ru-RU" uses ru), English when we do not have the language. */
-export function stringsFor(locale: string | undefined): Strings {
-  const lang = (locale ?? '').toLowerCase().split(/[-_]/)[0] ?? '';
-  return TABLES[lang] ?? en;
+/** The language of a BCP 47 tag ("ru-RU" is Russian), English when we do not have it. */
+export function languageOf(locale: string | undefined): Language {
+  const primary = (locale ?? '').toLowerCase().split(/[-_]/)[0];
+  return Math.max(0, (LANGUAGES as readonly (string | undefined)[]).indexOf(primary));
 }
 
-/** Fills `{name}` slots. */
+/** The string `key` in `language`, its `{name}` slots filled. */
 export function t(
-  table: Strings,
+  language: Language,
   key: StringKey,
   vars: Record<string, string | number> = {},
 ): string {
-  return table[key].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? `{${k}}`));
+  const text: string = STRINGS[key][language] ?? STRINGS[key][0];
+  return text.replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? `{${k}}`));
 }
 
 /** "€10.42" / "10,42 €": the currency's own minor digits, the shopper's locale conventions. */
