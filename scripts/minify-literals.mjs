@@ -1,7 +1,8 @@
 // Build step of the CDN file (vite.config.ts): the text of Lit's css`` and html`` literals in our
-// sources, minified. The minifier leaves template literals alone, so without this the file ships
-// the sources' indentation. Only whitespace goes (and CSS comments); nothing is renamed or
-// reordered, so what the browser builds from a template is the same.
+// sources, and of a literal handed to unsafeCSS(`...`), minified. The minifier leaves template
+// literals alone, so without this the file ships the sources' indentation. Only whitespace goes
+// (and CSS comments); nothing is renamed or reordered, so what the browser builds from a template
+// is the same.
 import { parseSync } from 'vite';
 
 /** Whitespace runs in CSS: one space at most, none around `{ } ; , :`, no `;` before `}`. */
@@ -32,15 +33,29 @@ export function minifyHtml(text) {
 
 const MINIFIERS = { css: minifyCss, html: minifyHtml };
 
-/** The source with every css`` / html`` literal (tag named so) minified; null when none. */
+/** The minifier of a css`` / html`` literal or of unsafeCSS(`...`)'s, with the literal. */
+function literalOf(node) {
+  if (node.type === 'TaggedTemplateExpression' && Object.hasOwn(MINIFIERS, node.tag?.name))
+    return { minify: MINIFIERS[node.tag.name], literal: node.quasi };
+  if (
+    node.type === 'CallExpression' &&
+    node.callee?.name === 'unsafeCSS' &&
+    node.arguments[0]?.type === 'TemplateLiteral'
+  )
+    return { minify: minifyCss, literal: node.arguments[0] };
+  return undefined;
+}
+
+/** The source with every such literal minified; null when there is none. */
 export function minifyLiterals(code, filename) {
   const { program, errors } = parseSync(filename, code);
   if (errors.length) return null;
   const edits = [];
   visit(program, (node) => {
-    const minify = node.type === 'TaggedTemplateExpression' && MINIFIERS[node.tag?.name];
-    if (!minify) return;
-    const quasis = node.quasi.quasis;
+    const found = literalOf(node);
+    if (!found) return;
+    const { minify } = found;
+    const quasis = found.literal.quasis;
     quasis.forEach((q, i) => {
       const start = q.start + 1; // after the opening backtick or `}`
       const raw = q.value.raw;
@@ -79,7 +94,7 @@ export function minifyLiteralsPlugin(include = /\/widget\/src\/.*\.ts$/) {
     name: 'pay-checkout:minify-literals',
     apply: 'build',
     transform(code, id) {
-      if (!include.test(id) || !/(?:css|html)`/.test(code)) return null;
+      if (!include.test(id) || !/(?:css|html)`|unsafeCSS\(`/.test(code)) return null;
       const out = minifyLiterals(code, id);
       return out === null ? null : { code: out, map: null };
     },

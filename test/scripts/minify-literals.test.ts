@@ -59,6 +59,24 @@ export const u = \`keep
   );
 });
 
+test('a literal handed to unsafeCSS is minified as CSS; other calls keep theirs', () => {
+  const source = `import { unsafeCSS } from 'lit';
+export const s = unsafeCSS(\`
+  a {
+    color: red;
+  }
+\`);
+export const u = String(\`a {
+  b }\`);`;
+  assert.equal(
+    minifyLiterals(source, 'x.ts'),
+    `import { unsafeCSS } from 'lit';
+export const s = unsafeCSS(\`a{color:red}\`);
+export const u = String(\`a {
+  b }\`);`,
+  );
+});
+
 test('a file without such literals is left alone', () => {
   assert.equal(minifyLiterals('export const a = `x  y`;', 'x.ts'), null);
 });
