@@ -1,12 +1,34 @@
 // Vite builds the one-file CDN bundle of the widget (Lit included, minified ES module).
 // `npm run build` (scripts/build.mjs) runs it, then writes the ESM build for bundlers and the
 // custom elements manifest. Demo and backend are not built by Vite.
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { minifyLiteralsPlugin } from './scripts/minify-literals.mjs';
+
+/**
+ * Properties the minifier renames: `_name`, our convention for a member no one outside the widget
+ * reads (the element's internal reactive state, `_view`, `_busy`, ...). Lit's own internals are
+ * `_$name` and never match; nothing public (attributes, properties, event details, the backend's
+ * JSON) starts with `_`. The minifier renames every `obj._name` and `{ _name }` alike, so the one
+ * way to break it is to reach such a member through a string (`changed.has('_view')`,
+ * `obj['_view']`); internalNamesAsStrings() refuses a build whose sources do.
+ */
+const INTERNAL_PROPERTY = /^_[a-z]/;
+
+function internalNamesAsStrings(): Plugin {
+  return {
+    name: 'pay-checkout:no-internal-names-as-strings',
+    transform(code, id) {
+      if (!/\/widget\/src\/.*\.ts$/.test(id)) return null;
+      const found = /(['"`])(_[a-z]\w*)\1/.exec(code);
+      if (found) this.error(`${id}: '${found[2]}' as a string; the CDN build renames _-members`);
+      return null;
+    },
+  };
+}
 
 export default defineConfig({
   publicDir: false,
-  plugins: [minifyLiteralsPlugin()],
+  plugins: [internalNamesAsStrings(), minifyLiteralsPlugin()],
   build: {
     outDir: 'dist/cdn',
     emptyOutDir: true,
@@ -19,8 +41,16 @@ export default defineConfig({
       fileName: () => 'pay-checkout.js',
     },
     rolldownOptions: {
-      // Library mode leaves whitespace in the `es` format; a CDN file is only ever read by browsers.
-      output: { minify: true, comments: { legal: false, annotation: false } },
+      output: {
+        // Library mode leaves whitespace in the `es` format; a CDN file is only ever read by browsers.
+        minify: {
+          compress: true,
+          mangle: true,
+          codegen: true,
+          mangleProps: { include: INTERNAL_PROPERTY },
+        },
+        comments: { legal: false, annotation: false },
+      },
     },
   },
 });
