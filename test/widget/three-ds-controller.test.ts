@@ -75,7 +75,6 @@ function setUp(
   const host = bareHost(root);
   const controller = new ThreeDsController(host as never, ports);
   render(controller.renderDialog(), root);
-  controller.hostConnected();
   return { controller, root, clock, calls, emitted, navigations };
 }
 

@@ -13,7 +13,7 @@ import {
 import { METHOD_TIMEOUT_MS, WINDOW_SIZES } from '../../widget/src/three-ds/constants.js';
 import { emvLanguage } from '../../widget/src/three-ds/language.js';
 import { markLaunched, wasLaunched } from '../../widget/src/three-ds/launched.js';
-import { acceptReturnMessage, isReturnMessage } from '../../widget/src/three-ds/messages.js';
+import { isReturnMessage, returnMessage } from '../../widget/src/three-ds/messages.js';
 import { order } from './helpers/fake-backend.js';
 import { b64url } from './helpers/frames.js';
 
@@ -211,20 +211,41 @@ describe('return messages', () => {
     ['another order', ev({ ...ok, orderId: 'o-2' }), false],
     ['another source', ev({ ...ok, source: 'adyen' }), false],
     ['an unknown type', ev({ ...ok, type: 'challenge-done' }), false],
+    ['a type this step does not wait for', ev({ ...ok, type: 'method-complete' }), false],
     ['a numeric order id', ev({ ...ok, orderId: 1 }), false],
     ['null', ev(null), false],
+    ['a number', ev(42), false],
     ['broken JSON', ev('{"source":'), false],
   ];
   for (const [name, e, accepted] of cases) {
     it(`${accepted ? 'accepts' : 'ignores'} ${name}`, () => {
-      const msg = acceptReturnMessage(e, 'https://shop.example', 'o-1');
-      expect(msg).to.deep.equal(accepted ? ok : undefined);
+      const types = ['challenge-complete', 'final'] as const;
+      expect(isReturnMessage(e, 'https://shop.example', 'o-1', types)).to.equal(accepted);
     });
   }
-  it('copies only the known fields', () => {
-    expect(
-      acceptReturnMessage(ev({ ...ok, extra: '<script>' }), 'https://shop.example', 'o-1'),
-    ).to.deep.equal(ok);
-    expect(isReturnMessage({ source: 'pay-checkout', type: 'final', orderId: 'x' })).to.equal(true);
+
+  it('a wait ends on the first such message and stops listening when aborted', async () => {
+    const post = (data: unknown) =>
+      window.dispatchEvent(new MessageEvent('message', { data, origin: location.origin }));
+    const stop = new AbortController();
+    let heard = false;
+    void returnMessage(location.origin, 'o-1', ['final'], stop.signal).then(() => {
+      heard = true;
+    });
+    post({ ...ok, type: 'method-complete' });
+    await Promise.resolve();
+    expect(heard).to.equal(false);
+    post({ ...ok, type: 'final' });
+    await Promise.resolve();
+    expect(heard).to.equal(true);
+
+    let late = false;
+    void returnMessage(location.origin, 'o-1', ['final'], stop.signal).then(() => {
+      late = true;
+    });
+    stop.abort();
+    post({ ...ok, type: 'final' });
+    await Promise.resolve();
+    expect(late).to.equal(false);
   });
 });

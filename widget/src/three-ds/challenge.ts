@@ -65,3 +65,14 @@ export function frameStyle(size: ChallengeWindowSize): string {
 export function challengeVersion(a: ChallengeAction): '2' | '1.0.2' | 'html' | 'redirect' {
   return a.action === 'challenge' ? '2' : a.action === '3ds1' ? '1.0.2' : a.action;
 }
+
+/** Whether the page's CSP (`frame-src`, or what stands in for it) refused to frame `frameUrl`'s origin. */
+export function framingRefused(e: SecurityPolicyViolationEvent, frameUrl: string): boolean {
+  if (!/^(frame|child|default)-src/.test(e.effectiveDirective || e.violatedDirective)) return false;
+  try {
+    return new URL(e.blockedURI).origin === new URL(frameUrl).origin;
+  } catch {
+    // Not a URL (`inline`, `eval`): not our frame.
+    return false;
+  }
+}

@@ -25,10 +25,11 @@ import {
   type ChallengeAction,
   challengeVersion,
   frameStyle,
+  framingRefused,
 } from './challenge.js';
 import { CHALLENGE_TIMEOUT_MS, METHOD_TIMEOUT_MS } from './constants.js';
-import { ReturnInbox } from './inbox.js';
 import { markLaunched, wasLaunched } from './launched.js';
+import { returnMessage } from './messages.js';
 import { runMethod } from './method.js';
 
 export type ChallengeMode = 'auto' | 'iframe' | 'redirect';
@@ -63,12 +64,12 @@ export type FlowEnd =
   | { kind: 'timeout'; order: OrderView }
   | { kind: 'left' };
 
-type Ending =
-  | { kind: 'complete' }
-  | { kind: 'changed'; next: NextAction }
-  | { kind: 'cancelled' }
-  | { kind: 'timeout' }
-  | { kind: 'redirect' };
+/**
+ * How an open challenge ended: the return page's message (`complete`), the shopper's cancel, the
+ * timeout, a move to the top level (`redirect`), or the backend's next action (the long poll
+ * answered something else than this challenge).
+ */
+type ChallengeEnd = 'complete' | 'cancelled' | 'timeout' | 'redirect' | NextAction;
 
 export interface OpenChallenge {
   action: ChallengeAction;
@@ -94,27 +95,19 @@ export class ThreeDsController implements ReactiveController {
 
   readonly #host: ReactiveControllerHost;
   readonly #ports: ThreeDsPorts;
-  readonly #inbox: ReturnInbox;
+  /** Aborted by stop(): every fetch, wait and listener of the flow that runs. */
   #abort = new AbortController();
-  #end: ((e: Ending) => void) | undefined;
+  /** Ends the open challenge (the dialog's buttons, Escape). */
+  #end: ((e: ChallengeEnd) => void) | undefined;
 
   constructor(host: ReactiveControllerHost, ports: ThreeDsPorts) {
     this.#host = host;
     this.#ports = ports;
-    this.#inbox = new ReturnInbox(() => ports.backendOrigin());
     host.addController(this);
-  }
-
-  hostConnected(): void {
-    if (this.#abort.signal.aborted) this.#abort = new AbortController();
-    window.addEventListener('message', this.#inbox.handleEvent);
-    document.addEventListener('securitypolicyviolation', this.#onCspViolation, true);
   }
 
   hostDisconnected(): void {
     this.stop();
-    window.removeEventListener('message', this.#inbox.handleEvent);
-    document.removeEventListener('securitypolicyviolation', this.#onCspViolation, true);
   }
 
   /** Ends whatever flow runs (its frames go, its timers stop); the next follow() starts afresh. */
@@ -123,7 +116,6 @@ export class ThreeDsController implements ReactiveController {
     // remove the frames and clear the timers.
     this.#abort.abort(new DOMException('3-D Secure flow stopped', 'AbortError'));
     this.#abort = new AbortController();
-    this.#inbox.clear();
     this.#end = undefined;
     this.#closeDialog();
   }
@@ -175,9 +167,10 @@ export class ThreeDsController implements ReactiveController {
       }
       const bank = bankStepOf(a, redirectReason, this.#ports.mode());
       if (bank) {
-        const step = await this.#bankStep(bank, api);
-        if ('end' in step) return step.end;
-        a = step.next;
+        const after = await this.#bankStep(bank, api);
+        // A FlowEnd has a `kind`, a NextAction an `action`.
+        if ('kind' in after) return after;
+        a = after;
         longPolled = true;
         continue;
       }
@@ -201,7 +194,12 @@ export class ThreeDsController implements ReactiveController {
             timeoutMs:
               a.timeoutMs > 0 ? Math.min(a.timeoutMs, METHOD_TIMEOUT_MS) : METHOD_TIMEOUT_MS,
             clock: env,
-            completed: this.#inbox.wait(['method-complete'], a.order.orderId, signal),
+            completed: returnMessage(
+              this.#ports.backendOrigin(),
+              a.order.orderId,
+              ['method-complete'],
+              signal,
+            ),
             signal,
           });
           this.#ports.emit('pay-3ds-method', { phase: 'complete', compInd });
@@ -220,45 +218,27 @@ export class ThreeDsController implements ReactiveController {
     }
   }
 
-  /** A bank step in the dialog (or at the top level): what the flow does next, or how it ended. */
-  async #bankStep(a: ChallengeAction, api: Api): Promise<{ next: NextAction } | { end: FlowEnd }> {
-    const ending = await this.#runChallenge(a, api);
-    if (ending.kind === 'redirect') return { end: { kind: 'left' } };
-    if (ending.kind === 'changed') return { next: ending.next };
-    if (ending.kind === 'complete') {
-      this.#ports.step('waiting', a.order, 'challenge-complete');
-      return { next: await api.next() };
-    }
-    // The shopper cancelled, or left: the session stops taking this payment, and what the
-    // backend answers is what the gateway says (the bank may have approved just before).
-    const after = await api.cancel({
-      reason: ending.kind === 'cancelled' ? 'challenge-cancelled' : 'shopper-left',
-    });
-    return { end: { kind: ending.kind, order: after.order } };
+  /** The open dialog's state changes; the dialog shows it. */
+  #update(change: Partial<OpenChallenge>): void {
+    if (this.challenge) this.challenge = { ...this.challenge, ...change };
+    this.#host.requestUpdate();
   }
 
   /** ✕, Escape, the dialog's close: ask first (the bank's page stays as it is meanwhile). */
   requestCancel = (): void => {
-    const open = this.challenge;
-    if (!open) return;
-    if (!open.confirming) {
-      this.challenge = { ...open, confirming: true };
-      this.#host.requestUpdate();
-    }
+    if (!this.challenge) return;
+    this.#update({ confirming: true });
     // On the safe choice, so Enter does not end the payment.
     void this.#host.updateComplete.then(() =>
       this.#ports.dialog()?.querySelector<HTMLButtonElement>('.keep')?.focus(),
     );
   };
 
-  #keepGoing = (): void => {
-    const open = this.challenge;
-    if (!open) return;
-    this.challenge = { ...open, confirming: false };
-    this.#host.requestUpdate();
-  };
+  #keepGoing = (): void => this.#update({ confirming: false });
 
-  #confirmCancel = (): void => this.#end?.({ kind: 'cancelled' });
+  #confirmCancel = (): void => this.#end?.('cancelled');
+
+  #continueAtTop = (): void => this.#end?.('redirect');
 
   #onDialogCancel = (e: Event): void => {
     // Escape: we close the dialog ourselves once the cancel is decided, so the flow stays in charge.
@@ -276,15 +256,44 @@ export class ThreeDsController implements ReactiveController {
     }
   };
 
-  async #runChallenge(a: ChallengeAction, api: Api): Promise<Ending> {
+  /**
+   * A bank step in the dialog, or at the top level: the action that follows it, or how the flow
+   * ended.
+   */
+  async #bankStep(a: ChallengeAction, api: Api): Promise<NextAction | FlowEnd> {
     const storage = this.#ports.storage();
     const resumed = wasLaunched(storage, a.launchUrl);
-    if (!resumed && this.#ports.mode() === 'redirect') {
-      this.#redirect(a);
-      return { kind: 'redirect' };
-    }
+    const mode = this.#ports.mode();
+    if (!resumed && mode === 'redirect') return this.#redirect(a);
     const signal = this.#abort.signal;
     const env = this.#ports.env();
+    // Aborted when the challenge ends: its message wait, poll and listeners stop with it.
+    const open = new AbortController();
+    const openSignal = AbortSignal.any([signal, open.signal]);
+    const timers: number[] = [];
+    const ending = new Promise<ChallengeEnd>((resolve) => {
+      this.#end = resolve;
+      signal.addEventListener('abort', () => resolve('redirect'), { once: true });
+      timers.push(env.setTimeout(() => resolve('timeout'), CHALLENGE_TIMEOUT_MS));
+      void returnMessage(
+        this.#ports.backendOrigin(),
+        a.order.orderId,
+        ['challenge-complete', 'final'],
+        openSignal,
+      ).then(() => resolve('complete'));
+      void this.#pollWhileOpen(a, api, openSignal).then((next) => next && resolve(next));
+      if (mode === 'auto' && !resumed) {
+        // The merchant page's CSP refused the launcher frame: go on at the top level. A slow bank
+        // page gets time to load before the "continue in this window" link shows.
+        document.addEventListener(
+          'securitypolicyviolation',
+          (e) => framingRefused(e, a.launchUrl) && resolve('redirect'),
+          { capture: true, signal: openSignal },
+        );
+        timers.push(env.setTimeout(() => this.#update({ fallback: true }), FALLBACK_AFTER_MS));
+      }
+    });
+
     const size = resumed
       ? '02'
       : fitWindowSize(actionWindowSize(a, this.#chosenSize()), innerWidth, innerHeight);
@@ -305,45 +314,32 @@ export class ThreeDsController implements ReactiveController {
     }
     this.#ports.step(resumed ? 'waiting' : 'challenge', a.order);
 
-    const polling = new AbortController();
-    const stopPolling = () => polling.abort(signal.reason);
-    signal.addEventListener('abort', stopPolling, { once: true });
-    const timers: number[] = [];
-    const ending = await new Promise<Ending>((resolve) => {
-      this.#end = resolve;
-      this.#inbox
-        .wait(['challenge-complete', 'final'], a.order.orderId, polling.signal)
-        .then(() => resolve({ kind: 'complete' }));
-      void this.#pollWhileOpen(a, api, polling.signal).then(
-        (next) => next && resolve({ kind: 'changed', next }),
-      );
-      timers.push(env.setTimeout(() => resolve({ kind: 'timeout' }), CHALLENGE_TIMEOUT_MS));
-      if (this.#ports.mode() === 'auto' && !resumed) {
-        timers.push(
-          env.setTimeout(() => {
-            if (this.challenge) this.challenge = { ...this.challenge, fallback: true };
-            this.#host.requestUpdate();
-          }, FALLBACK_AFTER_MS),
-        );
-      }
-      signal.addEventListener('abort', () => resolve({ kind: 'redirect' }), { once: true });
-    });
+    const end = await ending;
     this.#end = undefined;
-    polling.abort();
-    signal.removeEventListener('abort', stopPolling);
+    open.abort();
     for (const t of timers) env.clearTimeout(t);
     this.#closeDialog();
-    if (signal.aborted) return { kind: 'redirect' };
+    if (signal.aborted) return { kind: 'left' };
     if (!resumed) {
       this.#ports.emit('pay-challenge', {
         phase: 'close',
-        reason: ending.kind === 'changed' ? 'complete' : ending.kind,
+        reason: typeof end === 'string' ? end : 'complete',
       });
     }
     await this.#host.updateComplete;
     this.#ports.restoreFocus();
-    if (ending.kind === 'redirect') this.#redirect(a);
-    return ending;
+    if (typeof end !== 'string') return end;
+    if (end === 'redirect') return this.#redirect(a);
+    if (end === 'complete') {
+      this.#ports.step('waiting', a.order, 'challenge-complete');
+      return api.next();
+    }
+    // The shopper cancelled, or left: the session stops taking this payment, and what the
+    // backend answers is what the gateway says (the bank may have approved just before).
+    const after = await api.cancel({
+      reason: end === 'cancelled' ? 'challenge-cancelled' : 'shopper-left',
+    });
+    return { kind: end, order: after.order };
   }
 
   /**
@@ -375,11 +371,12 @@ export class ThreeDsController implements ReactiveController {
   }
 
   /** The launcher page at the top level: it posts the step's form to the bank from there. */
-  #redirect(a: ChallengeAction): void {
+  #redirect(a: ChallengeAction): FlowEnd {
     markLaunched(this.#ports.storage(), a.launchUrl);
     this.#ports.emit('pay-redirect', { url: a.launchUrl, reason: 'challenge' });
     this.#ports.step('redirect', a.order);
     this.#ports.env().navigate(a.launchUrl);
+    return { kind: 'left' };
   }
 
   #closeDialog(): void {
@@ -388,24 +385,6 @@ export class ThreeDsController implements ReactiveController {
     if (dialog?.open) dialog.close();
     this.#host.requestUpdate();
   }
-
-  /** The launcher frame was blocked by the merchant page's CSP (`frame-src`): go on at the top. */
-  #onCspViolation = (e: SecurityPolicyViolationEvent): void => {
-    const open = this.challenge;
-    if (
-      !open ||
-      open.resumed ||
-      this.#ports.mode() !== 'auto' ||
-      !/^(frame|child|default)-src/.test(e.effectiveDirective || e.violatedDirective)
-    )
-      return;
-    try {
-      if (new URL(e.blockedURI).origin === new URL(open.action.launchUrl).origin)
-        this.#end?.({ kind: 'redirect' });
-    } catch {
-      // Not a URL we framed.
-    }
-  };
 
   /** The challenge dialog; the host puts it in its template. */
   renderDialog() {
@@ -451,7 +430,7 @@ export class ThreeDsController implements ReactiveController {
             }
             ${
               ch.fallback
-                ? html`<button type="button" class="fallback" @click=${() => this.#end?.({ kind: 'redirect' })}>${t('dialogFallback')}</button>`
+                ? html`<button type="button" class="fallback" @click=${this.#continueAtTop}>${t('dialogFallback')}</button>`
                 : nothing
             }`
           : nothing

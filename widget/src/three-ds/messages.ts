@@ -1,39 +1,50 @@
 /**
- * Checks `message` events from the backend's return pages. Anything can post to our window (ads,
- * extensions, the ACS itself), so a message counts only when it comes from the backend's exact
- * origin, has the ReturnMessage shape, and names the order we are paying.
+ * The messages of the backend's return pages (`ReturnMessage`): they tell a step waiting in this
+ * page that the bank's page is done. Anything can post to our window (ads, extensions, the ACS
+ * itself), so a message counts only when it comes from the backend's exact origin, has the
+ * ReturnMessage shape, names the order the step waits on, and is of a type the step waits for.
+ * Anything else is ignored, silently.
  */
 import type { ReturnMessage } from '../api-types.js';
 
-const TYPES: readonly ReturnMessage['type'][] = ['method-complete', 'challenge-complete', 'final'];
+type MessageType = ReturnMessage['type'];
 
-export function isReturnMessage(data: unknown): data is ReturnMessage {
-  if (typeof data !== 'object' || data === null) return false;
-  const d = data as Record<string, unknown>;
-  return (
-    d.source === 'pay-checkout' &&
-    typeof d.type === 'string' &&
-    (TYPES as readonly string[]).includes(d.type) &&
-    typeof d.orderId === 'string'
-  );
+/** Whether `event` is a return page's message of one of `types` about `orderId`, from `origin`. */
+export function isReturnMessage(
+  event: MessageEvent,
+  origin: string,
+  orderId: string,
+  types: readonly MessageType[],
+): boolean {
+  if (event.origin !== origin) return false;
+  let data: unknown = event.data;
+  // A page may post JSON text instead of an object; the shape is checked either way.
+  try {
+    if (typeof data === 'string') data = JSON.parse(data);
+  } catch {
+    return false;
+  }
+  const m = data as Partial<ReturnMessage> | null | undefined;
+  return m?.source === 'pay-checkout' && m.orderId === orderId && types.includes(m.type!);
 }
 
-/** The message, if it is one we trust for this order; undefined otherwise (ignored silently). */
-export function acceptReturnMessage(
-  event: MessageEvent,
-  expectedOrigin: string,
+/** Resolves once such a message arrives; never rejects. Stops listening when `signal` aborts. */
+export function returnMessage(
+  origin: string,
   orderId: string,
-): ReturnMessage | undefined {
-  if (event.origin !== expectedOrigin) return undefined;
-  let data: unknown = event.data;
-  // A page may post JSON text instead of an object; accept both, check the shape either way.
-  if (typeof data === 'string') {
-    try {
-      data = JSON.parse(data);
-    } catch {
-      return undefined;
-    }
-  }
-  if (!isReturnMessage(data) || data.orderId !== orderId) return undefined;
-  return { source: data.source, type: data.type, orderId: data.orderId };
+  types: readonly MessageType[],
+  signal: AbortSignal,
+): Promise<void> {
+  return new Promise((resolve) => {
+    const heard = new AbortController();
+    window.addEventListener(
+      'message',
+      (event) => {
+        if (!isReturnMessage(event, origin, orderId, types)) return;
+        heard.abort();
+        resolve();
+      },
+      { signal: AbortSignal.any([signal, heard.signal]) },
+    );
+  });
 }
