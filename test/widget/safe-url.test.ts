@@ -99,6 +99,10 @@ describe('safe URLs', () => {
       [{ action: 'html', order: o, url: 'https://b/gateway-page/r', launchUrl: launch }, undefined],
       [{ action: 'redirect', order: o, url: bad }, bad],
       [{ action: 'redirect', order: o, url: 'https://gw.example/form' }, undefined],
+      [
+        { action: 'redirect', order: o, url: 'https://gw.example/3ds', launchUrl: 'http://evil/l' },
+        'http://evil/l',
+      ],
       [{ action: 'wait', order: o, retryAfterMs: 1 }, undefined],
       [{ action: 'final', order: o }, undefined],
     ];

@@ -30,19 +30,16 @@ export function isSafeUrl(value: unknown): value is string {
 }
 
 /**
- * The first URL of an action that fails the rule (the widget refuses the action): the gateway's
- * own URLs, and the launcher page the widget would load to reach them.
+ * The members of a NextAction the widget navigates to or frames, or that the launcher page posts
+ * to: the gateway's own URLs first, then the launcher page the widget loads to reach them.
+ * (`termUrl` is the backend's own return page, which the bank posts to, never the widget.)
  */
+const FOLLOWED_URLS = ['methodUrl', 'acsUrl', 'url', 'launchUrl'] as const;
+
+/** The first URL of an action that fails the rule (the widget refuses the action). */
 export function unsafeUrlOf(a: NextAction): string | undefined {
-  const urls =
-    a.action === 'method'
-      ? [a.methodUrl, a.launchUrl]
-      : a.action === 'challenge' || a.action === '3ds1'
-        ? [a.acsUrl, a.launchUrl]
-        : a.action === 'html'
-          ? [a.url, a.launchUrl]
-          : a.action === 'redirect'
-            ? [a.url]
-            : [];
-  return urls.find((url) => url !== undefined && !isSafeUrl(url));
+  const urls = a as Partial<Record<(typeof FOLLOWED_URLS)[number], string>>;
+  return FOLLOWED_URLS.map((name) => urls[name]).find(
+    (url) => url !== undefined && !isSafeUrl(url),
+  );
 }

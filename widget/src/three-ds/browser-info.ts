@@ -3,12 +3,12 @@ import type { BrowserInfo, ChallengeWindowSize } from '../api-types.js';
 import { COLOR_DEPTHS, SMALL_VIEWPORT_PX, WINDOW_SIZES } from './constants.js';
 import { emvLanguage } from './language.js';
 
-/** Maps a screen colour depth onto the EMV set, rounding down (30-bit screens send 24). */
+/**
+ * Maps a screen colour depth onto the EMV set, rounding down (30-bit screens send 24); 24 when the
+ * browser reports nothing usable.
+ */
 export function mapColorDepth(depth: number): number {
-  if (!Number.isFinite(depth) || depth <= 0) return 24;
-  let best: number = COLOR_DEPTHS[0];
-  for (const d of COLOR_DEPTHS) if (d <= depth) best = d;
-  return best;
+  return (Number.isFinite(depth) && COLOR_DEPTHS.findLast((d) => d <= depth)) || 24;
 }
 
 /**

@@ -19,7 +19,7 @@ export function bankStepOf(
 ): ChallengeAction | undefined {
   if (a.action === 'challenge' || a.action === '3ds1' || a.action === 'html') return a;
   if (a.action === 'redirect' && redirectReason === 'gateway' && a.launchUrl && mode !== 'redirect')
-    return { ...a, launchUrl: a.launchUrl };
+    return a as ChallengeAction;
   return undefined;
 }
 
@@ -27,14 +27,13 @@ const isWindowSize = (v: unknown): v is ChallengeWindowSize =>
   typeof v === 'string' && Object.hasOwn(WINDOW_SIZES, v);
 
 /**
- * The window size inside a CReq (base64url JSON, padded or not): the size the ACS was actually
- * told, which may differ from what the browser asked for at /pay (a rotated phone, a resized
- * window, or a 3DS Server that chose). Undefined when the CReq does not say.
+ * The window size inside a CReq (base64url JSON, padded or not: atob takes both): the size the
+ * ACS was actually told, which may differ from what the browser asked for at /pay (a rotated
+ * phone, a resized window, or a 3DS Server that chose). Undefined when the CReq does not say.
  */
 export function creqWindowSize(creq: string): ChallengeWindowSize | undefined {
   try {
-    const b64 = creq.replace(/-/g, '+').replace(/_/g, '/');
-    const json = JSON.parse(atob(b64.padEnd(b64.length + ((4 - (b64.length % 4)) % 4), '=')));
+    const json = JSON.parse(atob(creq.replace(/-/g, '+').replace(/_/g, '/')));
     const size = (json as { challengeWindowSize?: unknown } | null)?.challengeWindowSize;
     return isWindowSize(size) ? size : undefined;
   } catch {

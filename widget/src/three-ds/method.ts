@@ -4,7 +4,7 @@
  * page, which tells us by postMessage. An iframe `load` event proves nothing (it fires for error
  * pages too), so only that message counts as `Y`.
  */
-import type { Clock } from '../env.js';
+import { type Clock, sleep } from '../env.js';
 
 export type CompInd = 'Y' | 'N' | 'U';
 
@@ -17,35 +17,31 @@ export interface MethodOptions {
   clock: Clock;
   /** Resolves when the notification page reports completion. */
   completed: Promise<unknown>;
+  /** Ends the Method early: the result rejects with its reason. */
   signal: AbortSignal;
 }
 
 export async function runMethod(o: MethodOptions): Promise<CompInd> {
   // EMV: no Method URL for this card range means "U", reported at once.
   if (!o.launchUrl) return 'U';
-  const doc = o.container.ownerDocument ?? document;
-  const frame = doc.createElement('iframe');
+  const frame = document.createElement('iframe');
   frame.title = '3-D Secure method';
   frame.className = 'method-frame';
   frame.tabIndex = -1;
   frame.setAttribute('aria-hidden', 'true');
   frame.src = o.launchUrl;
-  let timer: number | undefined;
-  let onAbort: (() => void) | undefined;
+  // Stops the timer once the Method is over, whichever way.
+  const over = new AbortController();
   try {
-    const result = new Promise<CompInd>((resolve, reject) => {
-      // EMV counts the 10 s from the post; the launcher posts as soon as it has loaded.
-      timer = o.clock.setTimeout(() => resolve('N'), o.timeoutMs);
-      o.completed.then(() => resolve('Y'), reject);
-      onAbort = () => reject(o.signal.reason);
-      if (o.signal.aborted) onAbort();
-      else o.signal.addEventListener('abort', onAbort, { once: true });
-    });
+    // EMV counts the 10 s from the post; the launcher posts as soon as it has loaded.
+    const timedOut = sleep(o.clock, o.timeoutMs, AbortSignal.any([o.signal, over.signal]));
     o.container.append(frame);
-    return await result;
+    return await Promise.race([
+      o.completed.then(() => 'Y' as const),
+      timedOut.then(() => 'N' as const),
+    ]);
   } finally {
-    if (timer !== undefined) o.clock.clearTimeout(timer);
-    if (onAbort) o.signal.removeEventListener('abort', onAbort);
+    over.abort();
     frame.remove();
   }
 }
