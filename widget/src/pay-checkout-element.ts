@@ -207,8 +207,9 @@ export class PayCheckoutElement extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    // Aborting cancels the session fetches; the 3-D Secure controller stops its own flow.
-    this.#abort.abort(new DOMException('pay-checkout removed', 'AbortError'));
+    // Aborting cancels the session fetches (they reject with an AbortError, which #fail ignores);
+    // the 3-D Secure controller stops its own flow.
+    this.#abort.abort();
     window.removeEventListener('pageshow', this.#onPageShow);
     this._busy = false;
   }
@@ -219,7 +220,7 @@ export class PayCheckoutElement extends LitElement {
    */
   #onPageShow = (e: PageTransitionEvent): void => {
     if (!e.persisted) return;
-    this.#abort.abort(new DOMException('page restored', 'AbortError'));
+    this.#abort.abort();
     this.#abort = new AbortController();
     this.#threeDs.stop();
     this._busy = false;

@@ -112,9 +112,9 @@ export class ThreeDsController implements ReactiveController {
 
   /** Ends whatever flow runs (its frames go, its timers stop); the next follow() starts afresh. */
   stop(): void {
-    // Aborting cancels fetches, sleeps and the Method/challenge waits; their `finally` blocks
-    // remove the frames and clear the timers.
-    this.#abort.abort(new DOMException('3-D Secure flow stopped', 'AbortError'));
+    // Aborting cancels fetches, sleeps and the Method/challenge waits (they reject with an
+    // AbortError); their `finally` blocks remove the frames and clear the timers.
+    this.#abort.abort();
     this.#abort = new AbortController();
     this.#end = undefined;
     this.#closeDialog();
