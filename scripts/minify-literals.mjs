@@ -5,7 +5,10 @@
 // is the same.
 import { parseSync } from 'vite';
 
-/** Whitespace runs in CSS: one space at most, none around `{ } ; , :`, no `;` before `}`. */
+/**
+ * Whitespace runs in CSS: one space at most, none around `{ } ; , :`, no `;` before `}`; and a
+ * number's leading zero (`0.5em` is `.5em`).
+ */
 export function minifyCss(text) {
   // Quoted strings keep their text: only the parts between them are touched.
   return text
@@ -18,7 +21,8 @@ export function minifyCss(text) {
             .replace(/\s+/g, ' ')
             .replace(/ ?([{};,]) ?/g, '$1')
             .replace(/: /g, ':')
-            .replace(/;}/g, '}'),
+            .replace(/;}/g, '}')
+            .replace(/(^|[^\w.-])0\.(\d)/g, '$1.$2'),
     )
     .join('');
 }

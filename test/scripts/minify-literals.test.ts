@@ -25,6 +25,13 @@ test('CSS: whitespace and comments go, quoted strings and descendant spaces stay
   );
 });
 
+test("CSS: a number's leading zero goes, other digits stay", () => {
+  assert.equal(
+    minifyCss('a { opacity: 0.5; margin: -0.5em 10.5px 0.25em; color: rgb(0 0 0 / 0.35); }').trim(),
+    'a{opacity:.5;margin:-0.5em 10.5px .25em;color:rgb(0 0 0 / .35)}',
+  );
+});
+
 test('HTML: a line break and its indentation become one space', () => {
   assert.equal(
     minifyHtml(

@@ -23,13 +23,12 @@ export const styles = unsafeCSS(`
     --_focus: var(--pay-color-focus, #3056d3);
     --_radius: var(--pay-radius, 8px);
     --_space: var(--pay-spacing, 12px);
-    --_font: var(--pay-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
-    --_size: var(--pay-font-size, 16px);
     display: block;
     box-sizing: border-box;
     max-width: var(--pay-max-width, 440px);
     color: var(--_fg);
-    font: var(--_size) / 1.4 var(--_font);
+    font: var(--pay-font-size, 16px) / 1.4
+      var(--pay-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
     color-scheme: light dark;
   }
   @media (prefers-color-scheme: dark) {
@@ -100,7 +99,7 @@ export const styles = unsafeCSS(`
     background: var(--_field);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
-    transition: border-color 0.15s, box-shadow 0.15s;
+    transition: border-color 0.15s;
   }
   input[name='number'] {
     padding-inline-end: 7.5em;
