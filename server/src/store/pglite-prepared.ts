@@ -1,6 +1,7 @@
 /**
- * Parameterised queries on PGlite as named prepared statements, each SQL text parsed and planned
- * once per database and then run with one Bind/Execute/Sync round trip into the WASM Postgres.
+ * Parameterised queries on PGlite as named prepared statements, each SQL text parsed, planned and
+ * described once per database and then run with one Bind/Execute/Sync round trip into the WASM
+ * Postgres.
  *
  * PGlite's own `query()` sends every call as an unnamed statement in six round trips (Parse,
  * Describe, Bind, Describe, Execute, Sync), so Postgres parses and plans the same few dozen SQL
@@ -8,25 +9,49 @@
  * of the backend's CPU time in a pay cycle was PGlite). The repositories use a fixed set of SQL
  * texts with `$n` parameters, so the statements stay few.
  *
- * What PGlite's `query()` does around a query is kept: its two locks (the transaction lock, held
- * by a whole `transaction()`, and the per-query lock), its type serializers and parsers, the
- * database error with its SQLSTATE `code`, and the file-system sync after a write outside a
- * transaction. Postgres re-plans a prepared statement by itself when a table it reads changes or
- * `search_path` differs from when it was planned.
+ * Around each call, only what the call needs (profiled per session read, test/bench/RESULTS.md):
+ * - the row description Postgres gave when the statement was prepared is reused, so a call asks
+ *   for none (a Describe per call was up to a third of a small query's WASM time);
+ * - outside a transaction no PGlite lock is taken: the one caller (shared-pglite.ts) already runs
+ *   every use of the PGlite under its own lock, and PGlite's two locks were two more promise
+ *   chains per query. Inside PGlite's `transaction()` its per-query lock is kept, as its own
+ *   `tx.query()` takes it;
+ * - the file-system sync after a statement outside a transaction runs only on a file system that
+ *   has one (IndexedDB, OPFS): on a data folder (Node's file system) or in memory PGlite's is a
+ *   no-op that still costs a lock;
+ * - the answer is parsed straight into messages (`execProtocolStream`), without PGlite's copy of
+ *   the raw bytes.
+ * Kept as PGlite's `query()` does it: its type serializers and parsers, and the database error
+ * with its SQLSTATE `code`. Postgres re-plans a prepared statement by itself when a table it
+ * reads changes or `search_path` differs from when it was planned; a `select *` whose columns
+ * changed is prepared (and described) again.
  */
-import { type PGlite, parse, protocol, type Results, type Transaction } from '@electric-sql/pglite';
+import {
+  MemoryFS,
+  type PGlite,
+  parse,
+  protocol,
+  type Results,
+  type Transaction,
+} from '@electric-sql/pglite';
+
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
 interface Statement {
   name: string;
   /** The parameter type OIDs Postgres inferred, to serialise each value as PGlite would. */
   paramTypes: number[];
+  /** The statement's RowDescription (none for a statement that returns no rows). */
+  rowDescription: BackendMessage | undefined;
 }
 
-/** The PGlite methods this file relies on beyond the public API (PGlite 0.5's own locks). */
+/** The PGlite method this file relies on beyond the public API (PGlite 0.5's per-query lock). */
 interface PGliteLocks {
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
-  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
+
+/** The file-system sync of Emscripten's built-in file systems (Node's, memory): it does nothing. */
+const BUILTIN_FS_SYNC = (Object.getPrototypeOf(MemoryFS.prototype) as MemoryFS).syncToFs;
 
 /** More distinct texts than this means something builds SQL per call: stop preparing new ones. */
 const MAX_STATEMENTS = 500;
@@ -43,8 +68,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
 
 export interface PreparedQueries {
   /**
-   * Runs `sql` with `params`, on `tx` when called from inside PGlite's `transaction()` callback
-   * (its lock is then already held). Answers PGlite's own result shape.
+   * Runs `sql` with `params`, on `tx` when called from inside PGlite's `transaction()` callback.
+   * Outside one, the caller must hold the only lock on this PGlite (nothing else may run on it
+   * meanwhile). Answers PGlite's own result shape.
    */
   query<Row>(sql: string, params: unknown[], tx?: Transaction): Promise<Results<Row>>;
 }
@@ -58,12 +84,13 @@ export function preparedQueries(db: PGlite): PreparedQueries {
   const locks = db as unknown as PGliteLocks;
   const { serialize } = protocol;
   const statements = new Map<string, Statement>();
+  const syncsFiles = db.fs !== undefined && db.fs.syncToFs !== BUILTIN_FS_SYNC;
   let named = 0;
 
   const prepare = async (sql: string): Promise<Statement> => {
     named += 1;
     const name = `pay_checkout_${named}`;
-    const { messages } = await db.execProtocol(
+    const messages = await db.execProtocolStream(
       concat([
         serialize.parse({ name, text: sql, types: [] }),
         serialize.describe({ type: 'S', name }),
@@ -71,7 +98,11 @@ export function preparedQueries(db: PGlite): PreparedQueries {
       ]),
       { syncToFs: false },
     );
-    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    const statement = {
+      name,
+      paramTypes: parse.parseDescribeStatementResults(messages),
+      rowDescription: messages.find((m) => m.name === 'rowDescription'),
+    };
     statements.set(sql, statement);
     return statement;
   };
@@ -82,16 +113,16 @@ export function preparedQueries(db: PGlite): PreparedQueries {
       const serializer = db.serializers[statement.paramTypes[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    const { messages } = await db.execProtocol(
+    const messages = await db.execProtocolStream(
       concat([
         serialize.bind({ statement: statement.name, values }),
-        serialize.describe({ type: 'P' }),
         serialize.execute({}),
         serialize.sync(),
       ]),
       { syncToFs: false },
     );
-    return parse.parseResults(messages, db.parsers)[0] as Results<Row>;
+    const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+    return parse.parseResults(described, db.parsers)[0] as Results<Row>;
   };
 
   const run = async <Row>(sql: string, params: unknown[], inTransaction: boolean) => {
@@ -112,11 +143,9 @@ export function preparedQueries(db: PGlite): PreparedQueries {
         return (tx ?? db).query<Row>(sql, params);
       }
       if (tx) return locks._runExclusiveQuery(() => run<Row>(sql, params, true));
-      const result = await locks._runExclusiveTransaction(() =>
-        locks._runExclusiveQuery(() => run<Row>(sql, params, false)),
-      );
+      const result = await run<Row>(sql, params, false);
       // As PGlite's query() does after a statement outside a transaction.
-      await db.syncToFs();
+      if (syncsFiles) await db.syncToFs();
       return result;
     },
   };

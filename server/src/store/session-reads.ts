@@ -3,6 +3,10 @@
  * most then read the order (session reads, long polls), so the two reads were two round trips
  * where one join will do. Each row comes back whole as JSON and goes through the repositories'
  * own row mappers, so the result is exactly what `sessions.get` and `orders.get` answer.
+ *
+ * `row_to_json`, not `to_jsonb`: the same values after JSON.parse (numbers, nested jsonb, arrays,
+ * ISO timestamps), without building and sorting a jsonb value first, which made the query about
+ * a third dearer in PGlite's WASM Postgres (test/bench/RESULTS.md, "Where the time went").
  */
 
 import { mapOrder, type Order } from './orders.js';
@@ -22,7 +26,7 @@ export function createSessionReadRepository(q: Executor) {
         session: Record<string, unknown>;
         order: Record<string, unknown> | null;
       }>(
-        `select to_jsonb(s) as session, to_jsonb(o) as order
+        `select row_to_json(s) as session, row_to_json(o) as order
            from checkout_sessions s left join orders o on o.id = s.order_id
           where s.id = $1`,
         [sessionId],

@@ -101,7 +101,7 @@ export function sharePGlite(pg: PGlite): SharedPGlite {
         kind: 'pglite',
         query: (sql, params) =>
           lock.run(async () => {
-            await enter(schema);
+            if (current !== schema) await enter(schema);
             return run(prepared, pg, sql, params);
           }),
         transaction: (fn) =>
