@@ -81,6 +81,11 @@ describe('browser info', () => {
       navigator: { language: 'en' },
     } as unknown as Window;
     expect(collectBrowserInfo(noJava, '01').javaEnabled).to.equal(false);
+    // The browser's language goes as it is (the backend normalises it), `en` when there is none.
+    const odd = { ...noJava, navigator: { language: 'zh-Hant-TW-x-private' } } as unknown as Window;
+    expect(collectBrowserInfo(odd, '01').language).to.equal('zh-Hant-TW-x-private');
+    const none = { ...noJava, navigator: {} } as unknown as Window;
+    expect(collectBrowserInfo(none, '01').language).to.equal('en');
   });
 
   it('the time zone offset keeps its sign (minutes, positive west of UTC)', () => {

@@ -95,7 +95,8 @@ export interface BrowserInfo {
   colorDepth: number;
   javaEnabled: boolean;
   javascriptEnabled: true;
-  /** navigator.language, 1-8 chars (BCP 47). */
+  /** navigator.language as the browser reports it; the backend makes it an EMV tag of 1-8
+   * chars (BCP 47) with emvLanguage (widget/src/three-ds/language.ts). */
   language: string;
   screenHeight: number;
   screenWidth: number;

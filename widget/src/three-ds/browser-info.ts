@@ -1,7 +1,6 @@
 /** Collects the EMV 3DS browser fields (the backend adds Accept header, IP and user agent). */
 import type { BrowserInfo, ChallengeWindowSize } from '../api-types.js';
 import { COLOR_DEPTHS, SMALL_VIEWPORT_PX, WINDOW_SIZES } from './constants.js';
-import { emvLanguage } from './language.js';
 
 /**
  * Maps a screen colour depth onto the EMV set, rounding down (30-bit screens send 24); 24 when the
@@ -57,7 +56,9 @@ export function collectBrowserInfo(
     colorDepth: mapColorDepth(win.screen.colorDepth),
     javaEnabled,
     javascriptEnabled: true,
-    language: emvLanguage(nav.language),
+    // As the browser reports it: the backend makes it an EMV tag (emvLanguage, language.ts) for
+    // every request it accepts, so the widget does not do it twice.
+    language: nav.language || 'en',
     screenHeight: win.screen.height,
     screenWidth: win.screen.width,
     // Minutes, positive west of UTC (UTC+1 gives -60), exactly as EMV's browserTZ wants it.
