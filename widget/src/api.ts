@@ -77,7 +77,8 @@ export function createApi(o: ApiOptions): Api {
           Authorization: `Bearer ${o.session}`,
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
         },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        // No body at all for `undefined` (JSON.stringify's answer to it).
+        body: JSON.stringify(body),
         // The token travels in the header; cookies of the merchant's site are none of our business.
         credentials: 'omit',
         // Never an answer from the HTTP cache: after Back, Chrome may serve a page's earlier

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { type Api, ApiError, createApi } from './api.js';
 import type { ChallengeWindowSize, OrderView, SessionView } from './api-types.js';
-import { BRANDS, type BrandId, cvcLength, detectBrand } from './card/brands.js';
+import { type Brand, type BrandId, cvcLength, detectBrand } from './card/brands.js';
 import { parseExpiry } from './card/expiry.js';
 import { caretAfterDigits, digitsOnly, formatCardNumber, formatExpiry } from './card/format.js';
 import {
@@ -126,7 +126,8 @@ export class PayCheckoutElement extends LitElement {
   declare private _view: View;
   declare private _busy: boolean;
   declare private _info: SessionView | undefined;
-  declare private _brand: BrandId | null;
+  /** The brand of the number typed so far (undefined while it cannot be told). */
+  declare private _brand: Brand | undefined;
   declare private _errors: Partial<Record<CardField, string>>;
   declare private _result:
     | { kind: ResultKind; title: string; detail: string; retry: boolean }
@@ -146,7 +147,6 @@ export class PayCheckoutElement extends LitElement {
     this.challenge = 'auto';
     this._view = 'loading';
     this._busy = false;
-    this._brand = null;
     this._errors = {};
     this._announce = '';
   }
@@ -254,6 +254,11 @@ export class PayCheckoutElement extends LitElement {
     return { ...browserEnv(), ...this.env };
   }
 
+  /** The brand as events name it. */
+  get #brandId(): BrandId | null {
+    return this._brand?.id ?? null;
+  }
+
   get #lang(): string {
     return this.locale || document.documentElement.lang || navigator.language || 'en';
   }
@@ -311,13 +316,13 @@ export class PayCheckoutElement extends LitElement {
       const el = this.#input(f);
       if (el) el.value = '';
     }
-    this._brand = null;
+    this._brand = undefined;
   }
 
   #message(field: CardField, problem: FieldProblem): string {
     if (field === 'cvc' && problem === 'invalid')
       return this.#t('cvc.invalid', {
-        n: cvcLength(detectBrand(digitsOnly(this.#values().number))),
+        n: cvcLength(this._brand),
       });
     return this.#t(`${field}.${problem}` as StringKey);
   }
@@ -354,11 +359,11 @@ export class PayCheckoutElement extends LitElement {
         const pos = caretAfterDigits(el.value, before);
         el.setSelectionRange(pos, pos);
       }
-      this._brand = brand?.id ?? null;
+      this._brand = brand;
     } else if (field === 'expiry') {
       el.value = formatExpiry(el.value, deleting);
     } else if (field === 'cvc') {
-      const max = cvcLength(detectBrand(digitsOnly(this.#values().number)));
+      const max = cvcLength(this._brand);
       el.value = digitsOnly(el.value).slice(0, max);
     }
     // Errors update live once a field has been left once; before that we do not nag mid-typing.
@@ -388,7 +393,7 @@ export class PayCheckoutElement extends LitElement {
     };
     this.#emit('pay-change', {
       complete: Object.values(fields).every(Boolean),
-      brand: this._brand,
+      brand: this.#brandId,
       fields,
     });
   }
@@ -468,9 +473,9 @@ export class PayCheckoutElement extends LitElement {
     const v = this.#values();
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
-    this.#lastCard = { brand: this._brand, last4: number.slice(-4) };
+    this.#lastCard = { brand: this.#brandId, last4: number.slice(-4) };
     this._busy = true;
-    this.#emit('pay-submit', { mode: 'direct', brand: this._brand, last4: this.#lastCard.last4 });
+    this.#emit('pay-submit', { mode: 'direct', brand: this.#brandId, last4: this.#lastCard.last4 });
     this.#step('paying');
     try {
       const action = await this.#api().pay({
@@ -627,7 +632,7 @@ export class PayCheckoutElement extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const brand = BRANDS.find((b) => b.id === this._brand);
+    const brand = this._brand;
     const cvcLen = cvcLength(brand);
     const busy = this._busy || this._view === 'loading';
     const result = this._view === 'result' && this._result;
