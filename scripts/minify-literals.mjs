@@ -1,5 +1,5 @@
 // Build step of the CDN file (vite.config.ts): the text of Lit's css`` and html`` literals in our
-// sources, and of a literal handed to unsafeCSS(`...`), minified. The minifier leaves template
+// sources, and of a literal marked /* css */ (`/* css */ \`a { ... }\``), minified. The minifier leaves template
 // literals alone, so without this the file ships the sources' indentation. Only whitespace goes
 // (and CSS comments); nothing is renamed or reordered, so what the browser builds from a template
 // is the same.
@@ -37,16 +37,12 @@ export function minifyHtml(text) {
 
 const MINIFIERS = { css: minifyCss, html: minifyHtml };
 
-/** The minifier of a css`` / html`` literal or of unsafeCSS(`...`)'s, with the literal. */
-function literalOf(node) {
+/** The minifier of a css`` / html`` literal or of one marked /* css *\/, with the literal. */
+function literalOf(node, code) {
   if (node.type === 'TaggedTemplateExpression' && Object.hasOwn(MINIFIERS, node.tag?.name))
     return { minify: MINIFIERS[node.tag.name], literal: node.quasi };
-  if (
-    node.type === 'CallExpression' &&
-    node.callee?.name === 'unsafeCSS' &&
-    node.arguments[0]?.type === 'TemplateLiteral'
-  )
-    return { minify: minifyCss, literal: node.arguments[0] };
+  if (node.type === 'TemplateLiteral' && /\/\*\s*css\s*\*\/\s*$/.test(code.slice(0, node.start)))
+    return { minify: minifyCss, literal: node };
   return undefined;
 }
 
@@ -56,7 +52,7 @@ export function minifyLiterals(code, filename) {
   if (errors.length) return null;
   const edits = [];
   visit(program, (node) => {
-    const found = literalOf(node);
+    const found = literalOf(node, code);
     if (!found) return;
     const { minify } = found;
     const quasis = found.literal.quasis;
@@ -97,8 +93,10 @@ export function minifyLiteralsPlugin(include = /\/widget\/src\/.*\.ts$/) {
   return {
     name: 'pay-checkout:minify-literals',
     apply: 'build',
+    // Before the TypeScript transform, which drops the /* css */ comments.
+    enforce: 'pre',
     transform(code, id) {
-      if (!include.test(id) || !/(?:css|html)`|unsafeCSS\(`/.test(code)) return null;
+      if (!include.test(id) || !/(?:css|html)`|\/\*\s*css\s*\*\//.test(code)) return null;
       const out = minifyLiterals(code, id);
       return out === null ? null : { code: out, map: null };
     },

@@ -2,6 +2,11 @@
  * The package entry: registers `<pay-checkout>` and exports everything public. Importing it twice
  * (npm bundle plus CDN script) must not throw, so registration checks first.
  */
+// The styles and the strings first, although the element imports them anyway: modules are laid
+// out in the CDN file in the order they are first imported, and their text (the Cyrillic above
+// all) compresses better at the start of the file than between Lit's code and ours (-72 B gzip).
+import './pay-checkout.styles.js';
+import './i18n/strings.js';
 import { PayCheckoutElement } from './pay-checkout-element.js';
 
 export { ApiError, type ApiErrorCode } from './api.js';
