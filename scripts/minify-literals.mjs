@@ -50,6 +50,9 @@ function literalOf(node, code) {
 export function minifyLiterals(code, filename) {
   const { program, errors } = parseSync(filename, code);
   if (errors.length) return null;
+  // The parser's spans of a template's text: in TypeScript (TS-ESTree) they start on the opening
+  // backtick or `}`, in JavaScript (ESTree) just after it.
+  const delimiter = /\.[cm]?tsx?$/.test(filename) ? 1 : 0;
   const edits = [];
   visit(program, (node) => {
     const found = literalOf(node, code);
@@ -57,7 +60,7 @@ export function minifyLiterals(code, filename) {
     const { minify } = found;
     const quasis = found.literal.quasis;
     quasis.forEach((q, i) => {
-      const start = q.start + 1; // after the opening backtick or `}`
+      const start = q.start + delimiter;
       const raw = q.value.raw;
       if (code.slice(start, start + raw.length) !== raw)
         throw new Error(`${filename}: bad offsets`);

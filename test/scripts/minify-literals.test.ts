@@ -82,6 +82,13 @@ export const u = String(\`a {
   );
 });
 
+test('JavaScript sources too (the ESM build the size bench measures)', () => {
+  assert.equal(
+    minifyLiterals(`export const t = (x) => html\`<p\n  class="a"\n>\${x}</p>\n\`;`, 'x.js'),
+    `export const t = (x) => html\`<p class="a" >\${x}</p>\`;`,
+  );
+});
+
 test('a file without such literals is left alone', () => {
   assert.equal(minifyLiterals('export const a = `x  y`;', 'x.ts'), null);
 });
