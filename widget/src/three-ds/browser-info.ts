@@ -45,16 +45,12 @@ export function collectBrowserInfo(
   win: Window,
   challengeWindowSize: ChallengeWindowSize,
 ): BrowserInfo {
-  const nav = win.navigator as Navigator & { javaEnabled?: () => boolean };
-  let javaEnabled = false;
-  try {
-    javaEnabled = typeof nav.javaEnabled === 'function' ? nav.javaEnabled() : false;
-  } catch {
-    // Some embedded browsers throw here; Java is certainly not available then.
-  }
+  const nav = win.navigator;
   return {
     colorDepth: mapColorDepth(win.screen.colorDepth),
-    javaEnabled,
+    // What navigator.javaEnabled() answers in every browser that runs this element: the HTML
+    // standard makes it return false (no browser runs Java applets any more).
+    javaEnabled: false,
     javascriptEnabled: true,
     // As the browser reports it: the backend makes it an EMV tag (emvLanguage, language.ts) for
     // every request it accepts, so the widget does not do it twice.
