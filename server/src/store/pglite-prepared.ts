@@ -20,29 +20,29 @@
  *   has one (IndexedDB, OPFS): on a data folder (Node's file system) or in memory PGlite's is a
  *   no-op that still costs a lock;
  * - the answer is parsed straight into messages (`execProtocolStream`), without PGlite's copy of
- *   the raw bytes.
+ *   the raw bytes, and the Bind and the rows are encoded and decoded by pglite-wire.ts.
  * Kept as PGlite's `query()` does it: its type serializers and parsers, and the database error
  * with its SQLSTATE `code`. Postgres re-plans a prepared statement by itself when a table it
  * reads changes or `search_path` differs from when it was planned; a `select *` whose columns
  * changed is prepared (and described) again.
  */
+import { MemoryFS, type PGlite, parse, protocol, type Transaction } from '@electric-sql/pglite';
 import {
-  MemoryFS,
-  type PGlite,
-  parse,
-  protocol,
-  type Results,
-  type Transaction,
-} from '@electric-sql/pglite';
-
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
+  bindExecuteSync,
+  type CallResult,
+  type Field,
+  fieldsOf,
+  resultOf,
+  statementNameBytes,
+} from './pglite-wire.js';
 
 interface Statement {
-  name: string;
+  /** The statement's name as a Bind carries it. */
+  name: Uint8Array;
   /** The parameter type OIDs Postgres inferred, to serialise each value as PGlite would. */
   paramTypes: number[];
-  /** The statement's RowDescription (none for a statement that returns no rows). */
-  rowDescription: BackendMessage | undefined;
+  /** The columns of its rows, from its RowDescription (none: it returns no rows). */
+  fields: Field[] | undefined;
 }
 
 /** The PGlite method this file relies on beyond the public API (PGlite 0.5's per-query lock). */
@@ -70,9 +70,9 @@ export interface PreparedQueries {
   /**
    * Runs `sql` with `params`, on `tx` when called from inside PGlite's `transaction()` callback.
    * Outside one, the caller must hold the only lock on this PGlite (nothing else may run on it
-   * meanwhile). Answers PGlite's own result shape.
+   * meanwhile).
    */
-  query<Row>(sql: string, params: unknown[], tx?: Transaction): Promise<Results<Row>>;
+  query<Row>(sql: string, params: unknown[], tx?: Transaction): Promise<CallResult<Row>>;
 }
 
 /** Postgres refuses a prepared `select *` whose table gained or lost columns since: re-prepare. */
@@ -99,9 +99,9 @@ export function preparedQueries(db: PGlite): PreparedQueries {
       { syncToFs: false },
     );
     const statement = {
-      name,
+      name: statementNameBytes(name),
       paramTypes: parse.parseDescribeStatementResults(messages),
-      rowDescription: messages.find((m) => m.name === 'rowDescription'),
+      fields: fieldsOf(messages),
     };
     statements.set(sql, statement);
     return statement;
@@ -113,16 +113,10 @@ export function preparedQueries(db: PGlite): PreparedQueries {
       const serializer = db.serializers[statement.paramTypes[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    const messages = await db.execProtocolStream(
-      concat([
-        serialize.bind({ statement: statement.name, values }),
-        serialize.execute({}),
-        serialize.sync(),
-      ]),
-      { syncToFs: false },
-    );
-    const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
-    return parse.parseResults(described, db.parsers)[0] as Results<Row>;
+    const messages = await db.execProtocolStream(bindExecuteSync(statement.name, values), {
+      syncToFs: false,
+    });
+    return resultOf<Row>(messages, statement.fields, db.parsers);
   };
 
   const run = async <Row>(sql: string, params: unknown[], inTransaction: boolean) => {
@@ -140,7 +134,8 @@ export function preparedQueries(db: PGlite): PreparedQueries {
   return {
     async query<Row>(sql: string, params: unknown[], tx?: Transaction) {
       if (!statements.has(sql) && statements.size >= MAX_STATEMENTS) {
-        return (tx ?? db).query<Row>(sql, params);
+        const { rows, affectedRows } = await (tx ?? db).query<Row>(sql, params);
+        return { rows, affectedRows: affectedRows ?? 0 };
       }
       if (tx) return locks._runExclusiveQuery(() => run<Row>(sql, params, true));
       const result = await run<Row>(sql, params, false);

@@ -35,6 +35,21 @@ describe('PGlite prepared statements', () => {
     assert.deepEqual(some.rows, [{ id: 'a' }, { id: 'b' }]);
   });
 
+  test('text beyond ASCII, empty strings and NULLs go in and come back as they were', async () => {
+    const insert =
+      'insert into t (id, n, tags, doc) values ($1, $2, $3, $4::jsonb) returning id, doc';
+    const doc = { name: 'Zoë Ünal — 東京 🚀', empty: '' };
+    const { rows, rowCount } = await db.query(insert, ['ü-1', 7, ['', 'ß'], JSON.stringify(doc)]);
+    assert.equal(rowCount, 1);
+    assert.deepEqual(rows, [{ id: 'ü-1', doc }]);
+    const read = await db.query('select id, tags, at, $2::text as nothing from t where id = $1', [
+      'ü-1',
+      null,
+    ]);
+    assert.deepEqual(read.rows, [{ id: 'ü-1', tags: ['', 'ß'], at: null, nothing: null }]);
+    await db.query('delete from t where id = $1', ['ü-1']);
+  });
+
   test('a write answers how many rows it changed', async () => {
     const update = 'update t set n = n + $2 where id = any($1::text[])';
     assert.equal((await db.query(update, [['a', 'b'], 10])).rowCount, 2);
