@@ -10,5 +10,7 @@ export CHROME_PATH
 if [ -n "$has_widget_tests" ]; then ./node_modules/.bin/web-test-runner --config web-test-runner.config.mjs; fi
 if [ -n "$has_e2e_tests" ]; then
   mapfile -t files < <(find test/e2e -name '*.test.ts' | sort)
-  node --import tsx --test --test-reporter=spec --test-concurrency=1 --test-timeout=600000 "${files[@]}"
+  # Two files at a time, and within a file's card matrices three shoppers at once
+  # (SHOPPERS_AT_ONCE): a journey is mostly waiting on bank pages and the gateway's delays.
+  node --import tsx --test --test-reporter=spec --test-concurrency=2 --test-timeout=600000 "${files[@]}"
 fi

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useStack } from './support/harness.js';
+import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
   type CheckoutChoice,
   gatewayPage,
@@ -33,7 +33,7 @@ const CARDS: [string, RegExp, string][] = [
   ['gateway-3ds-html', /Payment approved/, 'approved'],
 ];
 
-describe('gateway-driven 3DS cards, paid on the demo shop', () => {
+describe('gateway-driven 3DS cards, paid on the demo shop', SHOPPERS_AT_ONCE, () => {
   for (const [challenge, mode] of MODES) {
     for (const [scenario, shown, status] of CARDS) {
       test(`${scenario}, challenge ${mode}: the code on the gateway page ends ${status}`, async () => {

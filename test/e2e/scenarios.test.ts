@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser.js';
-import { useStack } from './support/harness.js';
+import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
   answerChallenge,
   challengeFrame,
@@ -39,7 +39,7 @@ function methodCompletion(logged: string[]): string | undefined {
   return line?.match(/"compInd":"([YNU])"/)?.[1];
 }
 
-describe('every sandbox scenario, paid on the demo shop', () => {
+describe('every sandbox scenario, paid on the demo shop', SHOPPERS_AT_ONCE, () => {
   test('approved', async () => {
     const page = await pay('approved');
     assert.match(await result(page), /Payment approved/);

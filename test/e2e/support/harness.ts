@@ -8,6 +8,13 @@ import { DESKTOP, launchBrowser } from './browser.js';
 import { type TestCard, testCards } from './shopper.js';
 import { type Stack, type StackOptions, startStack } from './stack.js';
 
+/**
+ * For a suite whose tests may pay at once: each test has a browser context and an order of its
+ * own, and most of a payment is waiting on the bank's pages and the gateway's delays, so a few
+ * shoppers at a time share the stack and the browser.
+ */
+export const SHOPPERS_AT_ONCE = { concurrency: 3 };
+
 export interface Harness {
   stack(): Stack;
   card(scenario: string): TestCard;

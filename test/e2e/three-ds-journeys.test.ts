@@ -1,0 +1,137 @@
+/**
+ * The 3-D Secure journeys that strand shoppers on real pages, in Chromium: Back from the bank's
+ * page, a reload mid-challenge, a return message that never arrives, and a refused CRes; each
+ * ends in the gateway's real outcome within 15 s. One at a time: each holds or drops the very
+ * messages the others' timings rest on.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { challengeFrame, payButton, result, shownOrderId, typeCard } from './support/shopper.js';
+import { countPosts, useShops, WITHIN_MS } from './support/shops.js';
+
+const { harness, demoShop, plainShop } = useShops();
+
+describe('Back, reload and a lost message', () => {
+  test('Back from the bank page (redirect mode): not sent back to the bank; Cancel shows the gateway’s word', async () => {
+    const page = await harness.newPage();
+    const creqs = countPosts(page, '/acs/challenge');
+    const orderId = await demoShop.open(page, 'redirect');
+    await typeCard(page, harness.card('3ds2-challenge'));
+    await payButton(page).click();
+    await page.getByLabel('One-time code').waitFor();
+    const left = Date.now();
+    await page.goBack();
+    // Back at the shop, which asked the backend where the order is: the bank still waits.
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Your bank’s page was closed').waitFor({ timeout: WITHIN_MS });
+    assert.ok(Date.now() - left < WITHIN_MS);
+    assert.equal(new URL(page.url()).origin, harness.stack().shopUrl);
+    assert.equal(creqs(), 1, 'the used CReq was not posted again');
+    await dialog.getByRole('button', { name: 'Cancel verification' }).click();
+    await dialog.getByRole('button', { name: 'Cancel payment' }).click();
+    // The gateway has not approved: the shop says cancelled, and the order is what the gateway says.
+    assert.match(await result(page, WITHIN_MS), /challenge-cancelled/);
+    assert.equal((await harness.order(orderId)).status, 'processing');
+    assert.equal(creqs(), 1);
+  });
+
+  test('a reload while the bank answers: the same payment ends approved, the CReq posted once', async () => {
+    const page = await harness.newPage();
+    const creqs = countPosts(page, '/acs/challenge');
+    const pays = countPosts(page, '/widget/pay');
+    const card = harness.card('3ds2-challenge');
+    const orderId = await demoShop.open(page, 'auto');
+    await typeCard(page, card);
+    await payButton(page).click();
+    // The ACS posts its answer to the backend, which uploads it; the page reloads before the
+    // answer page can report back.
+    let answered: () => void = () => {};
+    const uploaded = new Promise<void>((resolve) => (answered = resolve));
+    await page.route('**/return/**', async (route) => {
+      // Only the ACS's answer: the 3DS Method's notification is posted here too, and must pass
+      // (held, it would cost the 10 s Method window and resolve `uploaded` before the answer).
+      const answer =
+        route.request().method() === 'POST' && /(^|&)cres=/.test(route.request().postData() ?? '');
+      if (!answer) return route.continue();
+      await route.fetch();
+      answered();
+      await route.abort();
+    });
+    await challengeFrame(page).getByLabel('One-time code').waitFor();
+    // Nor does the long poll alongside the challenge get its answer before the reload (else the
+    // shop, seeing the payment end, would not resume it after the reload).
+    await page.route('**/widget/next**', () => {});
+    await challengeFrame(page)
+      .getByLabel('One-time code')
+      .fill(card.otp ?? '');
+    await challengeFrame(page).getByRole('button', { name: 'Submit' }).click();
+    await uploaded;
+    await page.unroute('**/widget/next**');
+    const reloaded = Date.now();
+    await page.reload();
+    assert.equal(await demoShop.outcome(page, WITHIN_MS), 'approved');
+    assert.ok(Date.now() - reloaded < WITHIN_MS);
+    assert.equal(await shownOrderId(page), orderId);
+    assert.equal((await harness.order(orderId)).status, 'approved');
+    assert.deepEqual([creqs(), pays()], [1, 1]);
+  });
+
+  test('a reload while the bank waits for the code: no second CReq; the widget says the bank page closed', async () => {
+    const page = await harness.newPage();
+    const creqs = countPosts(page, '/acs/challenge');
+    await demoShop.open(page, 'iframe');
+    await typeCard(page, harness.card('3ds2-challenge'));
+    await payButton(page).click();
+    await challengeFrame(page).getByLabel('One-time code').waitFor();
+    await page.reload();
+    await page
+      .getByRole('dialog')
+      .getByText('Your bank’s page was closed')
+      .waitFor({ timeout: WITHIN_MS });
+    assert.equal(await page.getByRole('dialog').locator('iframe').count(), 0);
+    assert.equal(creqs(), 1);
+  });
+
+  test('a lost return message: the long poll ends the challenge within 15 s', async () => {
+    const page = await harness.newPage();
+    const card = harness.card('3ds2-challenge');
+    const orderId = await plainShop.open(page, 'auto');
+    // The return page arrives without its script: no postMessage ever reaches the shop.
+    await page.route('**/return/**', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/<script[\s\S]*?<\/script>/g, '');
+      await route.fulfill({ response, body });
+    });
+    await typeCard(page, card);
+    await payButton(page).click();
+    await challengeFrame(page)
+      .getByLabel('One-time code')
+      .fill(card.otp ?? '');
+    await challengeFrame(page).getByRole('button', { name: 'Submit' }).click();
+    const submitted = Date.now();
+    assert.equal(await plainShop.outcome(page, WITHIN_MS), 'approved');
+    assert.ok(Date.now() - submitted < WITHIN_MS);
+    assert.equal((await harness.order(orderId)).status, 'approved');
+  });
+
+  test('a refused CRes: the used challenge is never shown again; the gateway’s decline within 15 s', async () => {
+    for (const shop of [demoShop, plainShop]) {
+      const page = await harness.newPage();
+      const creqs = countPosts(page, '/acs/challenge');
+      const card = harness.card('3ds2-cres-refused');
+      const orderId = await shop.open(page, 'iframe');
+      await typeCard(page, card);
+      await payButton(page).click();
+      await challengeFrame(page)
+        .getByLabel('One-time code')
+        .fill(card.otp ?? '');
+      await challengeFrame(page).getByRole('button', { name: 'Submit' }).click();
+      const submitted = Date.now();
+      assert.match(await shop.outcome(page, WITHIN_MS), /Payment declined/);
+      assert.ok(Date.now() - submitted < WITHIN_MS);
+      assert.equal((await harness.order(orderId)).status, 'declined');
+      assert.equal(creqs(), 1, 'the refused challenge was not posted again');
+      await page.context().close();
+    }
+  });
+});

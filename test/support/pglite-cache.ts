@@ -1,0 +1,26 @@
+/**
+ * Where the test runs keep what PGlite made once and every later run reuses: a file or folder in
+ * node_modules/.cache/pay-checkout, named by PGlite's version and our start parameters, so that
+ * an upgrade or a new setting makes a new one instead of reusing a stale one.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGLITE_SETTINGS, pgliteStartParams } from '../../server/src/store/pglite-engine.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pglite = join(root, 'node_modules', '@electric-sql', 'pglite');
+const { version } = JSON.parse(readFileSync(join(pglite, 'package.json'), 'utf8')) as {
+  version: string;
+};
+const params = createHash('sha256')
+  .update(JSON.stringify(pgliteStartParams(PGLITE_SETTINGS)))
+  .digest('hex')
+  .slice(0, 12);
+
+/** The cache path of `kind` (`tar`: an in-memory template; `folder`: an initialised data folder). */
+export function pgliteCachePath(kind: 'tar' | 'folder'): string {
+  const name = `pglite-${version}-${params}${kind === 'tar' ? '.tar' : '-folder'}`;
+  return join(root, 'node_modules', '.cache', 'pay-checkout', name);
+}
