@@ -4,7 +4,7 @@
  */
 import pg from 'pg';
 import { assertSchemaName } from './schema-name.js';
-import { openSharedPGlite } from './shared-pglite.js';
+import type { SharedPGlite } from './shared-pglite.js';
 
 export interface QueryResult<Row> {
   rows: Row[];
@@ -40,6 +40,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const schema = options.schema;
   if (schema !== undefined) assertSchemaName(schema);
   return options.url ? openPostgres(options.url, schema) : openPGlite(options.dataDir, schema);
+}
+
+/**
+ * Opens PGlite in `dataDir` (memory without one) for stores to share (shared-pglite.ts). PGlite's
+ * code is loaded here, on first use, never at start-up: a backend on PostgreSQL does not load it,
+ * which kept about 40 MB out of its resident memory when run through tsx as `npm run server`
+ * does (test/bench/RESULTS.md, the PostgreSQL load test).
+ */
+export async function openSharedPGlite(dataDir: string | undefined): Promise<SharedPGlite> {
+  const embedded = await import('./shared-pglite.js');
+  return embedded.openSharedPGlite(dataDir);
 }
 
 /** A PGlite of its own: the shared one (shared-pglite.ts) with a single store on it. */

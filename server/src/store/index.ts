@@ -21,6 +21,7 @@ export {
   type Migration,
   migrate,
   openDatabase,
+  openSharedPGlite,
   type Queryable,
   type QueryResult,
 } from './database.js';
@@ -88,7 +89,7 @@ export {
   type SessionRepository,
   type SessionWrite,
 } from './sessions.js';
-export { openSharedPGlite, type SharedPGlite } from './shared-pglite.js';
+export type { SharedPGlite } from './shared-pglite.js';
 export {
   createWebhookRepository,
   type MerchantWebhook,
