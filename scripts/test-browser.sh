@@ -7,7 +7,13 @@ has_e2e_tests=$(find test/e2e -name '*.test.ts' 2>/dev/null | head -n 1)
 if [ -z "$has_widget_tests" ] && [ -z "$has_e2e_tests" ]; then echo "no browser tests yet"; exit 0; fi
 CHROME_PATH=$(bash scripts/find-chrome.sh)
 export CHROME_PATH
-if [ -n "$has_widget_tests" ]; then ./node_modules/.bin/web-test-runner --config web-test-runner.config.mjs; fi
+if [ -n "$has_widget_tests" ]; then
+  ./node_modules/.bin/web-test-runner --config web-test-runner.config.mjs
+  # The element's tests again on the built CDN file: what the build does to the code (minified
+  # literals, renamed internal members) must not change what the element does.
+  node scripts/build.mjs --cdn
+  ./node_modules/.bin/web-test-runner --config test/widget/cdn.config.mjs
+fi
 if [ -n "$has_e2e_tests" ]; then
   mapfile -t files < <(find test/e2e -name '*.test.ts' | sort)
   # Two files at a time, and within a file's card matrices three shoppers at once

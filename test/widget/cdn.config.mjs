@@ -1,7 +1,7 @@
 // The element's browser tests against the built CDN file (dist/cdn/pay-checkout.js) instead of
 // the sources: what the build does to the code (minified literals, mangled internal property
 // names) is checked by the same tests. Build first: `node scripts/build.mjs --cdn`, then
-// `web-test-runner --config test/widget/cdn.config.mjs`.
+// `web-test-runner --config test/widget/cdn.config.mjs` (scripts/test-browser.sh does both).
 import { existsSync } from 'node:fs';
 import base from '../../web-test-runner.config.mjs';
 
