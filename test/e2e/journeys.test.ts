@@ -1,13 +1,13 @@
 /**
  * Whole shopper journeys beyond a single payment: 3-D Secure by full-page redirect, the hosted
  * form, a double click, the merchant's operations on the order from the shop's page, and a
- * phone-sized screen. (Reloads and Back in the middle of 3-D Secure: three-ds.test.ts.)
+ * phone-sized screen. (Reloads and Back in the middle of 3-D Secure: three-ds-journeys.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PHONE, screenshot } from './support/browser.js';
-import { useStack } from './support/harness.js';
+import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
   answerChallenge,
   challengeFrame,
@@ -37,7 +37,7 @@ async function orderFact(page: Page, term: string): Promise<string> {
   return (await page.locator(`#order-view dt:text-is("${term}") + dd`).textContent()) ?? '';
 }
 
-describe('shopper journeys on the demo shop', () => {
+describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
   test('challenge by redirect: the whole page goes to the bank and comes back paid', async () => {
     const page = await harness.newPage();
     const challenge = harness.card('3ds2-challenge');
