@@ -180,9 +180,11 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   });
 
   const limits = { ...DEFAULT_PUBLIC_LIMITS, ...deps.publicLimits };
-  app.use(healthRouter(ctx));
-  app.use('/v1', merchantRouter(ctx, limits.failedAuthPerIp));
+  // The widget API first: it takes most requests (each widget polls), and every route before it
+  // is a layer its requests pass through. The paths do not overlap, so the order decides nothing
+  // else; health goes last (a probe every few seconds).
   app.use('/widget', widgetRouter(ctx, { ...DEFAULT_WIDGET_LIMITS, ...deps.widgetLimits }));
+  app.use('/v1', merchantRouter(ctx, limits.failedAuthPerIp));
   app.use(
     '/return',
     perIpLimit({ limit: limits.returnPerIp, windowMs: 60_000 }),
@@ -195,6 +197,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     perIpLimit({ limit: limits.callbacksPerIp, windowMs: 60_000 }),
     callbackRouter(ctx),
   );
+  app.use(healthRouter(ctx));
   app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
   app.use(errorMiddleware(logger));
 

@@ -3,7 +3,7 @@
  * follow the order, cancel, or go to the hosted form. Every route takes the session JWT; the
  * session it names is the only one it can touch.
  */
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { NextAction, PayMode } from '../../../../widget/src/api-types.js';
 import { isSafeUrl } from '../../../../widget/src/safe-url.js';
 import { fromMinorUnits } from '../../signing/index.js';
@@ -40,6 +40,19 @@ function facts(req: Request, ctx: Context): BrowserRequestFacts {
     acceptHeader: (req.get('accept') ?? '*/*').slice(0, 2048),
     userAgent: (req.get('user-agent') ?? '').slice(0, 2048),
     origin: allowedOrigin(req.get('origin'), ctx.config.allowedOrigins),
+  };
+}
+
+/**
+ * `parse` for requests that announce a body (Transfer-Encoding or Content-Length, as body-parser
+ * itself tells them apart); the reads (`GET /session`, `GET /next`) skip the parser's own checks.
+ */
+function jsonBody(parse: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    const announced =
+      req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined;
+    if (announced) return parse(req, res, next);
+    next();
   };
 }
 
@@ -96,7 +109,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   const router = Router();
   router.use(widgetCors(ctx.config.allowedOrigins));
   router.use(perIpLimit({ limit: limits.perIp, windowMs: 60_000 }));
-  router.use(express.json({ limit: '8kb' }));
+  router.use(jsonBody(express.json({ limit: '8kb' })));
 
   // Authentication: the JWT names the session; the session must exist. Its order comes in the
   // same read: most routes need it.
