@@ -78,7 +78,7 @@ function historyWriter(store: CheckoutStore, scope: AsyncLocalStorage<CallScope>
   return async (exchange: GatewayExchange) => {
     const where = scope.getStore();
     try {
-      await store.history.append({
+      await store.history.record({
         orderId: where?.orderId ?? null,
         operationId: where?.operationId ?? null,
         operation: exchange.operation,

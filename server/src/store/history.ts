@@ -56,34 +56,48 @@ function mapEntry(row: Record<string, unknown>): HistoryEntry {
   };
 }
 
+const INSERT = `insert into gateway_history (order_id, operation_id, operation, request, response,
+    http_status, duration_ms, request_id, error)
+  values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9)`;
+
+/** The insert's parameters: the exchange sanitised. */
+function insertParams(exchange: GatewayExchange): unknown[] {
+  const response =
+    exchange.response === undefined || exchange.response === null
+      ? null
+      : sanitizeFields(exchange.response);
+  return [
+    exchange.orderId ?? null,
+    exchange.operationId ?? null,
+    exchange.operation,
+    json(sanitizeRecord(exchange.request)),
+    json(response),
+    exchange.httpStatus ?? null,
+    exchange.durationMs === undefined || exchange.durationMs === null
+      ? null
+      : Math.round(exchange.durationMs),
+    exchange.requestId ?? null,
+    // An error text may quote the gateway, which may echo a card number.
+    exchange.error ? maskCardNumbers(exchange.error) : null,
+  ];
+}
+
 export function createHistoryRepository(q: Executor) {
   return {
+    /** Stores the exchange and answers the row as stored. */
     async append(exchange: GatewayExchange): Promise<HistoryEntry> {
-      const response =
-        exchange.response === undefined || exchange.response === null
-          ? null
-          : sanitizeFields(exchange.response);
-      const { rows } = await q.query(
-        `insert into gateway_history (order_id, operation_id, operation, request, response,
-           http_status, duration_ms, request_id, error)
-         values ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9) returning *`,
-        [
-          exchange.orderId ?? null,
-          exchange.operationId ?? null,
-          exchange.operation,
-          json(sanitizeRecord(exchange.request)),
-          json(response),
-          exchange.httpStatus ?? null,
-          exchange.durationMs === undefined || exchange.durationMs === null
-            ? null
-            : Math.round(exchange.durationMs),
-          exchange.requestId ?? null,
-          // An error text may quote the gateway, which may echo a card number.
-          exchange.error ? maskCardNumbers(exchange.error) : null,
-        ],
-      );
+      const { rows } = await q.query(`${INSERT} returning *`, insertParams(exchange));
       if (!rows[0]) throw new PayCheckoutError('store-insert', 'History insert returned no row');
       return mapEntry(rows[0]);
+    },
+
+    /**
+     * Stores the exchange, as `append` does, without reading the row back: the backend writes two
+     * or more per payment and never reads them then, and the stored request and response coming
+     * back as JSON cost about as much as the insert itself (test/bench/RESULTS.md).
+     */
+    async record(exchange: GatewayExchange): Promise<void> {
+      await q.query(INSERT, insertParams(exchange));
     },
 
     /** An order's exchanges, oldest first. */

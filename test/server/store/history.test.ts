@@ -96,6 +96,27 @@ for (const engine of engines()) {
       assert.equal(entry.error, 'gateway-validation: card_400000******0002 is blocked');
     });
 
+    test('record stores what append stores, without reading the row back', async () => {
+      const exchange = {
+        operation: 'SALE',
+        operationId: 'op-record',
+        request: { client_orderid: 'rec-1', credit_card_number: PAN, order_desc: `x ${PAN}` },
+        response: { type: 'async-response', cvv2: CVV, 'paynet-order-id': '902134' },
+        httpStatus: 200,
+        durationMs: 4.4,
+        requestId: 'req-rec',
+        error: `retried after ${PAN}`,
+      };
+      const appended = await store.history.append(exchange);
+      assert.equal(await store.history.record(exchange), undefined);
+      const [first, recorded] = await store.history.forOperation('op-record');
+      assert.deepEqual(first, appended);
+      assert.deepEqual(
+        { ...recorded, id: 0, createdAt: null },
+        { ...appended, id: 0, createdAt: null },
+      );
+    });
+
     test('history is append-only: updates and deletes are refused by the database', async () => {
       const entry = await store.history.append({ operation: 'STATUS', request: { orderid: '1' } });
       await assert.rejects(

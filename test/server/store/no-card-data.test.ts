@@ -51,6 +51,14 @@ for (const engine of engines()) {
           response: { type: 'async-response', echo: { ...card } },
           httpStatus: 200,
         });
+        // The backend's own writer (no row read back) sanitises the same way.
+        await store.history.record({
+          orderId,
+          operation: 'STATUS',
+          request: { client_orderid: 'pci-1', order_desc: `x ${PAN} y`, ...card },
+          response: { type: 'status-response', echo: { ...card } },
+          error: `failed for ${PAN}`,
+        });
         await store.callbacks.recordOnce({
           gatewayOrderId: '1',
           clientOrderId: 'pci-1',
@@ -99,9 +107,9 @@ for (const engine of engines()) {
             );
           }
         }
-        // One row each in sessions, orders, history, callbacks, operations, webhooks, and one per
-        // migration.
-        assert.equal(rowsSearched, 6 + checkoutMigrations.length);
+        // One row each in sessions, orders, callbacks, operations, webhooks, two in history
+        // (append and record), and one per migration.
+        assert.equal(rowsSearched, 7 + checkoutMigrations.length);
         // What stays: brand, last four, the masked number.
         const order = await store.orders.get(orderId);
         assert.equal(order?.cardMasked, '411111******1111');
