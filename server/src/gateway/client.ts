@@ -15,6 +15,7 @@ import {
 } from '../signing/index.js';
 import { classifyAnswer } from './classify.js';
 import { GatewayConfigError, GatewayError } from './errors.js';
+import { httpPost } from './http-post.js';
 import {
   OPERATIONS,
   type OperationDefinition,
@@ -95,7 +96,7 @@ export function createGatewayClient(config: GatewayClientConfig): GatewayClient 
       privateKeyPem: config.privateKeyPem,
     });
   }
-  const fetchImpl: FetchLike = config.fetch ?? fetch;
+  const fetchImpl: FetchLike = config.fetch ?? httpPost;
   const newRequestId = config.requestId ?? randomUUID;
 
   async function call(method: OperationMethod, request: object): Promise<GatewayResult> {

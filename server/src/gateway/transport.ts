@@ -1,7 +1,6 @@
 /**
- * One HTTP POST of a form body, with a timeout. Uses the injected `fetch` (Node's global fetch by
- * default). Keep-alive: Node's global fetch (undici) pools and reuses connections per origin by
- * default, so no agent is configured here; an injected fetch brings its own policy.
+ * One HTTP POST of a form body, with a timeout. Uses the injected `fetch`, by default the client's
+ * own (http-post.ts: node:http with keep-alive agents); an injected fetch brings its own policy.
  */
 import type { Param } from '../signing/index.js';
 import { GatewayTimeoutError, GatewayTransportError } from './errors.js';
@@ -26,7 +25,7 @@ export interface FetchResponseLike {
   text(): Promise<string>;
 }
 
-/** The part of `fetch` the client uses; the global fetch satisfies it. */
+/** The part of `fetch` the client uses; the global fetch satisfies it, and so does httpPost. */
 export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponseLike>;
 
 export interface HttpRequest {
