@@ -12,6 +12,7 @@ import { adminRouter } from './admin.js';
 import { Callbacks } from './callbacks.js';
 import type { Sandbox } from './context.js';
 import { Faults } from './faults.js';
+import { callbackGet } from './http/callback-get.js';
 import { SandboxError } from './http/errors.js';
 import { operationHandler } from './http/operation.js';
 import { sendPay, sendServerError, serialNumber } from './http/respond.js';
@@ -86,7 +87,7 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
       baseDelayMs: options.callbacks?.baseDelayMs ?? 1000,
       timeoutMs: options.callbacks?.timeoutMs ?? 5000,
     },
-    options.fetch ?? fetch,
+    options.fetch ?? callbackGet,
     log,
   );
   const processor = new Processor(store, jobs, clock, callbacks, {

@@ -5,6 +5,7 @@
  */
 import { computeControl, fromMinorUnits } from '../signing/index.js';
 import type { Faults } from './faults.js';
+import type { CallbackFetch } from './http/callback-get.js';
 import type { JobLogger, JobPayload, JobRunner } from './jobs.js';
 import type { MerchantRegistry } from './merchants.js';
 import type { Transaction } from './model.js';
@@ -49,7 +50,7 @@ export class Callbacks {
   private readonly merchants: MerchantRegistry;
   private readonly faults: Faults;
   private readonly settings: CallbackSettings;
-  private readonly fetchImpl: typeof fetch;
+  private readonly fetchImpl: CallbackFetch;
   private readonly log: JobLogger;
 
   constructor(
@@ -59,7 +60,7 @@ export class Callbacks {
     merchants: MerchantRegistry,
     faults: Faults,
     settings: CallbackSettings,
-    fetchImpl: typeof fetch,
+    fetchImpl: CallbackFetch,
     log: JobLogger,
   ) {
     this.store = store;

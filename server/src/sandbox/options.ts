@@ -6,6 +6,7 @@ import type pino from 'pino';
 import { PayCheckoutError } from '../errors.js';
 import type { Database } from '../store/database.js';
 import type { FaultSettings } from './faults.js';
+import type { CallbackFetch } from './http/callback-get.js';
 import type { Clock } from './scheduler.js';
 
 export interface MerchantOptions {
@@ -61,8 +62,8 @@ export interface SandboxOptions {
   faults?: Record<string, FaultSettings>;
   /** For the share-of-calls faults; injectable for deterministic tests. */
   random?: () => number;
-  /** Outgoing HTTP for callbacks; injectable for tests. */
-  fetch?: typeof fetch;
+  /** Outgoing HTTP for callbacks (http/callback-get.ts by default; the global fetch fits too). */
+  fetch?: CallbackFetch;
   logger?: pino.Logger;
 }
 
