@@ -11,12 +11,18 @@ export interface Child<Ready> {
   stop(): Promise<void>;
 }
 
+export interface ChildOptions {
+  /** Node options before the script (V8 flags a deployment sets, say). */
+  nodeFlags?: readonly string[];
+  timeoutMs?: number;
+}
+
 export async function startChild<Ready>(
   script: string,
   input: unknown,
-  timeoutMs = 90_000,
+  { nodeFlags = [], timeoutMs = 90_000 }: ChildOptions = {},
 ): Promise<Child<Ready>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
     env: { ...process.env, BENCH_STACK: JSON.stringify(input) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

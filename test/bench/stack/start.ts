@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Child, startChild } from '../lib/child.js';
 import { dropSchemas, uniqueSchema } from '../lib/postgres.js';
+import { BACKEND_NODE_FLAGS } from './deployment.js';
 import type { BackendInput, BackendReady, SandboxInput, SandboxReady } from './protocol.js';
 
 export type Engine = { name: 'pglite' } | { name: 'postgres'; url: string };
@@ -45,13 +46,17 @@ export async function startStack(engine: Engine, processingDelayMs = 0): Promise
     } satisfies SandboxInput);
     children.push(sandbox);
     const merchantApiKey = `bench_${randomBytes(18).toString('base64url')}`;
-    const backend = await startChild<BackendReady>(here('./backend-server.ts'), {
-      db: { url, schema: schemas[1], dataDir },
-      sandbox: sandbox.ready,
-      merchantApiKey,
-      jwtSecret: randomBytes(36).toString('base64url'),
-      allowedOrigin: ALLOWED_ORIGIN,
-    } satisfies BackendInput);
+    const backend = await startChild<BackendReady>(
+      here('./backend-server.ts'),
+      {
+        db: { url, schema: schemas[1], dataDir },
+        sandbox: sandbox.ready,
+        merchantApiKey,
+        jwtSecret: randomBytes(36).toString('base64url'),
+        allowedOrigin: ALLOWED_ORIGIN,
+      } satisfies BackendInput,
+      { nodeFlags: BACKEND_NODE_FLAGS },
+    );
     children.push(backend);
     const get = async (base: string) =>
       (await (await fetch(`${base}/__bench/memory`)).json()) as NodeJS.MemoryUsage;
