@@ -13,6 +13,7 @@ import { probePostgres } from './lib/postgres.js';
 import { appendResults, LOAD_HEADING } from './lib/results-file.js';
 import { approvedCard, createSession, payUntilFinal, widgetAuth } from './lib/shopper.js';
 import { percentile } from './lib/stats.js';
+import { BACKEND_NODE_FLAGS } from './stack/deployment.js';
 import { type Engine, startStack } from './stack/start.js';
 
 /** Arrivals per second of each kind: about a third of what the backend bench measured here. */
@@ -155,7 +156,8 @@ ${header}
 
 Open-loop arrivals every ${TICK_MS} ms at ${RATE.create} session creations, ${RATE.read} session reads
 and ${RATE.pay} pay cycles (each a new session, then pay with the approved card until final) per
-second, against the sandbox + backend processes of the backend bench (same set-up and options).
+second, against the sandbox + backend processes of the backend bench (same set-up and options;
+the backend with \`${BACKEND_NODE_FLAGS.join(' ')}\`, docs/backend-memory.md).
 Errors: **${errors}**${errors === 0 ? ' (none, as required)' : ' (must be zero)'}. Most requests in flight at once: ${maxInFlight};
 in-flight work drained ${drainS.toFixed(1)} s after the last arrival.
 

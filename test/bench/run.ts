@@ -22,6 +22,7 @@ import { targetsTable } from './lib/targets.js';
 import { whereTheTimeWent } from './lib/where-time-went.js';
 import type { LoadResult } from './load.js';
 import { type SigningResult, signingTable } from './signing.bench.js';
+import { BACKEND_NODE_FLAGS } from './stack/deployment.js';
 import { type StartResult, startTable } from './start-memory.js';
 
 const here = (file: string) => new URL(file, import.meta.url).pathname;
@@ -228,7 +229,8 @@ backend's root app in the same process and run.
 Set-up choices (public options only): sandbox \`processingDelayMs: ${o.processingDelayMs}\` (the
 emulated gateway's own delay removed, so the cycle is our stack plus the emulator); request logs
 at \`info\` to /dev/null (the logging work is kept); widget rate limits raised through
-\`widgetLimits\` (one load generator on one IP is not a crowd). Like the bench, the widget
+\`widgetLimits\` (one load generator on one IP is not a crowd). The backend's process runs with
+\`${BACKEND_NODE_FLAGS.join(' ')}\`, as docs/backend-memory.md tells a deployment to run it. Like the bench, the widget
 long-polls \`/widget/next\` at once after the \`wait\` that \`/widget/pay\` answers (it sleeps the
 \`retryAfterMs\` only after a long poll that ended with no news).
 
