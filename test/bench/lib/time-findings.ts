@@ -55,16 +55,18 @@ summed by function and file, minified frames mapped through the packages' source
   so each request runs a second \`app.handle\` (two \`Object.setPrototypeOf\` per request) and a
   second router. The widget API was the fifth layer of that app; it is now the first, the health
   routes the last, and a read no longer passes through the JSON body parser.
-- A pay cycle cost the backend 10-15 ms and the sandbox 7-12 ms of CPU. Global \`fetch\` (undici)
-  cost about 650 µs (profiled) per gateway call in the backend (two per cycle) and as much for the
-  sandbox's callback: WHATWG Request, Response and Headers objects and body streams for one form POST. The
-  gateway client and the sandbox's callbacks now use node:http(s) with keep-alive agents
-  (server/src/gateway/http-post.ts, server/src/sandbox/http/callback-get.ts). Each gateway
-  exchange's history row was read back after its insert, its request and response JSON parsed
-  again for nothing: 50-90 µs per insert; the backend now records without reading back.
+- A pay cycle cost the backend 10-15 ms and the sandbox 7-12 ms of CPU. Global \`fetch\`
+  (undici) cost about 650 µs (profiled) per gateway call in the backend (two per cycle) and as
+  much for the sandbox's callback: WHATWG Request, Response and Headers objects and body streams
+  for one form POST. The gateway client and the sandbox's callbacks now use node:http(s) with
+  keep-alive agents (server/src/gateway/http-post.ts, server/src/sandbox/http/callback-get.ts).
+  Each gateway exchange's history row was read back after its insert, its request and response
+  JSON parsed again for nothing: 50-90 µs per insert; the backend now records without reading
+  back.
 - PGlite's writes are the cycle's largest cost on both sides (an update of an order is 200-300 µs
-  of CPU, most of it in the WASM, and one WAL write; the backend makes about nine writes per cycle, the sandbox about
-  ten) and stay: each is a state change the design keeps (claim, sale, status, callback, history).
+  of CPU, most of it in the WASM, and one WAL write; the backend makes about nine writes per
+  cycle, the sandbox about ten) and stay: each is a state change the design keeps (claim, sale,
+  status, callback, history).
 
 Measured after these changes in the same back-to-back runs: a session read 462-481 µs of CPU
 (ratio to bare 0.33-0.37× in those runs, from 0.28-0.30×), a pay cycle 7.4-8.7 ms in the backend
