@@ -1,6 +1,6 @@
 /**
  * The gateway client's own HTTP, its default `FetchLike`: one POST over node:http or node:https
- * through a keep-alive agent per protocol. Node's global fetch (undici) did the same job at several
+ * through a keep-alive agent per protocol (keep-alive-request.ts). Node's global fetch (undici) did the same job at several
  * times the CPU per call (WHATWG Request, Response and Headers objects, body streams): its two
  * calls in a payment (sale, status) were about a seventh of the backend's CPU time for that
  * payment (test/bench/RESULTS.md, "Where the time went"). A test or a merchant may still inject
@@ -13,15 +13,10 @@
  * server announced, so a request is not sent on a socket the server is closing. The request asks
  * for an uncompressed answer; one that comes compressed anyway is decoded.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { keepAliveRequest } from '../keep-alive-request.js';
 import type { FetchInit, FetchLike, FetchResponseLike } from './transport.js';
-
-const AGENTS = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
-};
 
 const DECODERS: Record<string, (body: Buffer) => Buffer> = {
   gzip: gunzipSync,
@@ -49,35 +44,23 @@ function answer(res: IncomingMessage, body: Buffer): FetchResponseLike {
 }
 
 export const httpPost: FetchLike = (url: string, init: FetchInit) =>
-  new Promise<FetchResponseLike>((resolve, reject) => {
-    const target = new URL(url);
-    const protocol = target.protocol;
-    if (protocol !== 'http:' && protocol !== 'https:') {
-      reject(new TypeError(`Unsupported protocol ${protocol}`));
-      return;
-    }
-    const send = protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(
-      target,
-      {
-        method: init.method,
-        headers: { 'Accept-Encoding': 'identity', ...init.headers },
-        agent: AGENTS[protocol],
-        signal: init.signal,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          try {
-            resolve(answer(res, Buffer.concat(chunks)));
-          } catch (error) {
-            reject(error);
-          }
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(init.body);
-  });
+  keepAliveRequest<FetchResponseLike>(
+    new URL(url),
+    {
+      method: init.method,
+      headers: { 'Accept-Encoding': 'identity', ...init.headers },
+      body: init.body,
+      signal: init.signal,
+    },
+    (res, resolve, reject) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        try {
+          resolve(answer(res, Buffer.concat(chunks)));
+        } catch (error) {
+          reject(error);
+        }
+      });
+    },
+  );

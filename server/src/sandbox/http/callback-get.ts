@@ -6,8 +6,7 @@
  * Redirects are never followed (node:http does not): a 3xx is the answer, as `redirect: 'manual'`
  * made it. The signal aborts the request (the callback's timeout).
  */
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { keepAliveRequest } from '../../keep-alive-request.js';
 
 /** What callbacks.ts asks of its HTTP: the global fetch satisfies it too. */
 export type CallbackFetch = (
@@ -15,29 +14,9 @@ export type CallbackFetch = (
   init: { method: 'GET'; redirect: 'manual'; signal: AbortSignal },
 ) => Promise<{ status: number; body?: { cancel(): Promise<void> } | null }>;
 
-const AGENTS = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
-};
-
 export const callbackGet: CallbackFetch = (url, init) =>
-  new Promise((resolve, reject) => {
-    const protocol = url.protocol;
-    if (protocol !== 'http:' && protocol !== 'https:') {
-      reject(new TypeError(`Unsupported protocol ${protocol}`));
-      return;
-    }
-    const send = protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(
-      url,
-      { method: init.method, agent: AGENTS[protocol], signal: init.signal },
-      (res) => {
-        // The body says nothing the sandbox keeps: read it to its end so the socket is reused.
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: null }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end();
+  keepAliveRequest(url, { method: init.method, signal: init.signal }, (res, resolve) => {
+    // The body says nothing the sandbox keeps: read it to its end so the socket is reused.
+    res.resume();
+    res.on('end', () => resolve({ status: res.statusCode ?? 0, body: null }));
   });
