@@ -59,7 +59,11 @@ export function useStack(options: StackOptions | (() => Promise<StackOptions>) =
       assert.ok(browser, 'the browser is running');
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
-      page.setDefaultTimeout(20_000);
+      // How long a step may wait for what it looks for (a field, a frame, a page). Not a claim
+      // about the product: the journeys' own bounds (15 s to an outcome) are asserted apart.
+      // Generous because a payment to its challenge holds the 10 s Method window, and npm test
+      // runs the node tests beside the browser on two cores.
+      page.setDefaultTimeout(45_000);
       return page;
     },
   };
