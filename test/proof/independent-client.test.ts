@@ -10,6 +10,8 @@
 import assert from 'node:assert/strict';
 import { createHash, createHmac, createSign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import OAuth from 'oauth-1.0a';
 import { type Sandbox, startSandbox } from '../server/checkout/harness.js';
@@ -194,6 +196,42 @@ describe('an independent client drives every operation', () => {
       'sale by group',
     );
     assert.equal(ack['end-point-id'], endpointId);
+  });
+
+  test('the callback: a GET to server_callback_url whose control is SHA-1 of status, orderid, client_orderid and the key', async () => {
+    const calls: { method: string; query: URLSearchParams }[] = [];
+    const receiver = createServer((req, res) => {
+      calls.push({
+        method: req.method ?? '',
+        query: new URL(req.url ?? '', 'http://x').searchParams,
+      });
+      res.end('OK');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
+      const fields: Record<string, string> = { ...sale('approved'), server_callback_url: url };
+      const clientOrderId = fields.client_orderid!;
+      const ack = ok(
+        await post(`/api/v2/sale/${endpointId}`, { ...fields, control: paymentControl(fields) }),
+        'sale with a callback',
+      );
+      const orderid = ack['paynet-order-id']!;
+      assert.equal((await finalStatus(clientOrderId, orderid)).status, 'approved');
+      for (let i = 0; i < 400 && calls.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      assert.equal(calls.length, 1);
+      const { method, query } = calls[0]!;
+      assert.equal(method, 'GET');
+      assert.deepEqual(
+        [query.get('status'), query.get('orderid'), query.get('client_orderid')],
+        ['approved', orderid, clientOrderId],
+      );
+      assert.equal(query.get('control'), control('approved', orderid, clientOrderId));
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 
   test('JPY and KWD: the request keeps the currency decimals, the control carries cents', async () => {
