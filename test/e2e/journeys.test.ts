@@ -14,6 +14,7 @@ import {
   openCheckout,
   payButton,
   result,
+  SHOPPER,
   shownOrderId,
   typeCard,
 } from './support/shopper.js';
@@ -148,16 +149,7 @@ describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
       orderId,
       intent: 'sale',
       description: 'A page with nothing else',
-      customer: {
-        email: 'jo@example.com',
-        firstName: 'Jo',
-        lastName: 'Smith',
-        address1: '1 Main St',
-        city: 'London',
-        zipCode: 'N1 9GU',
-        country: 'GB',
-        phone: '+441234567890',
-      },
+      customer: SHOPPER,
       returnUrl: `${shopUrl}/embed-only.html`,
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));

@@ -6,7 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { challengeFrame, payButton, result, shownOrderId, typeCard } from './support/shopper.js';
+import {
+  answerChallenge,
+  challengeFrame,
+  payButton,
+  result,
+  shownOrderId,
+  typeCard,
+} from './support/shopper.js';
 import { countPosts, useShops, WITHIN_MS } from './support/shops.js';
 
 const { harness, demoShop, plainShop } = useShops();
@@ -61,10 +68,7 @@ describe('Back, reload and a lost message', () => {
     // Nor does the long poll alongside the challenge get its answer before the reload (else the
     // shop, seeing the payment end, would not resume it after the reload).
     await page.route('**/widget/next**', () => {});
-    await challengeFrame(page)
-      .getByLabel('One-time code')
-      .fill(card.otp ?? '');
-    await challengeFrame(page).getByRole('button', { name: 'Submit' }).click();
+    await answerChallenge(page, card.otp ?? '');
     await uploaded;
     await page.unroute('**/widget/next**');
     const reloaded = Date.now();
@@ -109,10 +113,7 @@ describe('Back, reload and a lost message', () => {
     });
     await typeCard(page, card);
     await payButton(page).click();
-    await challengeFrame(page)
-      .getByLabel('One-time code')
-      .fill(card.otp ?? '');
-    await challengeFrame(page).getByRole('button', { name: 'Submit' }).click();
+    await answerChallenge(page, card.otp ?? '');
     const submitted = Date.now();
     assert.equal(await plainShop.outcome(page, WITHIN_MS), 'approved');
     assert.ok(Date.now() - submitted < WITHIN_MS);
@@ -127,10 +128,7 @@ describe('Back, reload and a lost message', () => {
       const orderId = await shop.open(page, 'iframe');
       await typeCard(page, card);
       await payButton(page).click();
-      await challengeFrame(page)
-        .getByLabel('One-time code')
-        .fill(card.otp ?? '');
-      await challengeFrame(page).getByRole('button', { name: 'Submit' }).click();
+      await answerChallenge(page, card.otp ?? '');
       const submitted = Date.now();
       assert.match(await shop.outcome(page, WITHIN_MS), /Payment declined/);
       assert.ok(Date.now() - submitted < WITHIN_MS);

@@ -12,6 +12,18 @@ export interface TestCard {
   otp: string | null;
 }
 
+/** The shopper a merchant's server names when it creates a checkout session for these pages. */
+export const SHOPPER = {
+  email: 'jo@example.com',
+  firstName: 'Jo',
+  lastName: 'Smith',
+  address1: '1 Main St',
+  city: 'London',
+  zipCode: 'N1 9GU',
+  country: 'GB',
+  phone: '+441234567890',
+};
+
 export interface CheckoutChoice {
   amount?: string;
   currency?: string;

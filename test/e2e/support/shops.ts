@@ -13,7 +13,14 @@ import helmet from 'helmet';
 import type { FrameLocator, Page } from 'playwright-core';
 import { widgetBundlePath } from '../../../server/src/widget-build.js';
 import { type Harness, useStack } from './harness.js';
-import { challengeFrame, openCheckout, payButton, result, shownOrderId } from './shopper.js';
+import {
+  challengeFrame,
+  openCheckout,
+  payButton,
+  result,
+  SHOPPER,
+  shownOrderId,
+} from './shopper.js';
 import { freePort } from './stack.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -125,16 +132,7 @@ export function useShops(): Shops {
         orderId,
         intent: 'sale',
         description: 'Strict CSP shop',
-        customer: {
-          email: 'jo@example.com',
-          firstName: 'Jo',
-          lastName: 'Smith',
-          address1: '1 Main St',
-          city: 'London',
-          zipCode: 'N1 9GU',
-          country: 'GB',
-          phone: '+441234567890',
-        },
+        customer: SHOPPER,
         returnUrl,
       });
       assert.equal(created.status, 201, JSON.stringify(created.body));
