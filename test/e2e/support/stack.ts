@@ -70,6 +70,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   await ensureWidgetBuilt(ROOT);
   const [port, sandboxPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'pay-checkout-e2e-'));
+  // DATA_DIR/pglite: the one database of `start` with its embedded sandbox (backendPgliteFolder).
   await cp(await initialisedFolder(), join(dataDir, 'pglite'), { recursive: true });
   const shopUrl = `http://localhost:${port}`;
   const env = {
