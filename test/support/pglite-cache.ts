@@ -19,8 +19,12 @@ const params = createHash('sha256')
   .digest('hex')
   .slice(0, 12);
 
+/** What the in-memory template holds; bump it when emptyClusterTarball changes what it keeps. */
+const TEMPLATE_CONTENTS = 'postgres-only';
+
 /** The cache path of `kind` (`tar`: an in-memory template; `folder`: an initialised data folder). */
 export function pgliteCachePath(kind: 'tar' | 'folder'): string {
-  const name = `pglite-${version}-${params}${kind === 'tar' ? '.tar' : '-folder'}`;
+  const suffix = kind === 'tar' ? `-${TEMPLATE_CONTENTS}.tar` : '-folder';
+  const name = `pglite-${version}-${params}${suffix}`;
   return join(root, 'node_modules', '.cache', 'pay-checkout', name);
 }

@@ -12,22 +12,41 @@ import { pgliteCachePath } from './pglite-cache.js';
 
 const file = pgliteCachePath('tar');
 
-let template: Promise<Blob> | undefined;
-useMemoryTemplate(() => {
+let template: Promise<Uint8Array> | undefined;
+useMemoryTemplate(async () => {
   template ??= loadOrMake();
-  return template;
+  return new BytesBlob(await template);
 });
 
-async function loadOrMake(): Promise<Blob> {
+/**
+ * A Blob that hands PGlite its bytes at once: Node 20's own Blob.arrayBuffer() reads a 25 MB
+ * blob through a stream in chunks and joins them, about 0.2 s of CPU per start. Each call gets
+ * a copy, so no start can change what the next one loads.
+ */
+class BytesBlob extends Blob {
+  readonly #bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    super();
+    this.#bytes = bytes;
+  }
+  override get size(): number {
+    return this.#bytes.byteLength;
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#bytes.slice().buffer);
+  }
+}
+
+async function loadOrMake(): Promise<Uint8Array> {
   try {
-    return new Blob([await readFile(file)]);
+    return await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const made = await emptyClusterTarball();
+  const made = new Uint8Array(await (await emptyClusterTarball()).arrayBuffer());
   await mkdir(dirname(file), { recursive: true });
   const scratch = `${file}.${process.pid}`;
-  await writeFile(scratch, new Uint8Array(await made.arrayBuffer()));
+  await writeFile(scratch, made);
   await rename(scratch, file);
   return made;
 }

@@ -102,6 +102,9 @@ describe('the embedded engine', () => {
           "select count(*)::int as n from pg_tables where schemaname = 'public'",
         );
         assert.deepEqual(rows, [{ n: 0 }]);
+        // Only the database PGlite opens: the template databases were left out of the tarball.
+        const databases = await fresh.query<{ datname: string }>('select datname from pg_database');
+        assert.deepEqual(databases.rows, [{ datname: 'postgres' }]);
       } finally {
         await fresh.close();
       }
