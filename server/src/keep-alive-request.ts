@@ -9,9 +9,21 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
+/**
+ * How long an idle connection waits to be reused, at most: undici's default, below the 5 s after
+ * which Node's own servers close one. A server that announces less (`Keep-Alive: timeout=N`) is
+ * left a second's margin below N. Node 20's agent honours that announcement only when it has a
+ * timeout of its own; without one it kept idle sockets until the server closed them, and a sale
+ * sent just as the gateway closed its socket failed as "could not be reached", its outcome
+ * unknown, although the gateway never saw it (a real run of the e2e suite, under load).
+ */
+export const IDLE_SOCKET_MS = 4_000;
+
+// `timeout` only closes a socket that is idle in the agent's pool: a request waiting for its
+// answer is bounded by its own signal.
 const AGENTS = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
+  'http:': new HttpAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
+  'https:': new HttpsAgent({ keepAlive: true, timeout: IDLE_SOCKET_MS }),
 };
 
 export interface KeepAliveRequest {

@@ -9,8 +9,9 @@
  * Only what FetchLike promises: the response's status, headers and whole body as text (UTF-8,
  * a byte order mark dropped, as `Response.text()` does). Redirects are never followed (node:http
  * does not follow them): a 3xx comes back as the answer. The signal aborts the request. The agents
- * reuse connections as undici did, and close an idle one before the `Keep-Alive: timeout` the
- * server announced, so a request is not sent on a socket the server is closing. The request asks
+ * reuse connections as undici did, and close an idle one after 4 s or a second before the
+ * `Keep-Alive: timeout` the server announced, so a request is not sent on a socket the server is
+ * closing (keep-alive-request.ts). The request asks
  * for an uncompressed answer; one that comes compressed anyway is decoded.
  */
 import type { IncomingMessage } from 'node:http';
