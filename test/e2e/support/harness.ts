@@ -2,9 +2,10 @@
  * One stack and one browser per test file; a fresh browser context (cookies, storage) per test.
  */
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
+import { after, afterEach, before, beforeEach } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DESKTOP, launchBrowser } from './browser.js';
+import { saveFailure } from './failure-artefacts.js';
 import { type TestCard, testCards } from './shopper.js';
 import { type Stack, type StackOptions, startStack } from './stack.js';
 
@@ -39,6 +40,22 @@ export function useStack(options: StackOptions | (() => Promise<StackOptions>) =
     await stack?.stop();
   });
 
+  // A failed test leaves screenshots of the pages opened since it began (failure-artefacts.ts).
+  const opened: { page: Page; at: number }[] = [];
+  const began = new Map<string, number>();
+  beforeEach((t) => {
+    if ('fullName' in t) began.set(t.fullName, Date.now());
+  });
+  afterEach(async (t) => {
+    // `passed` is there at run time on Node 20.20; @types/node does not declare it yet.
+    if (!('fullName' in t) || (t as { passed?: boolean }).passed !== false) return;
+    const since = began.get(t.fullName) ?? 0;
+    await saveFailure(
+      t.fullName,
+      opened.filter((o) => o.at >= since).map((o) => o.page),
+    );
+  });
+
   return {
     stack() {
       assert.ok(stack, 'the stack is running');
@@ -59,6 +76,7 @@ export function useStack(options: StackOptions | (() => Promise<StackOptions>) =
       assert.ok(browser, 'the browser is running');
       const context = await browser.newContext({ viewport });
       const page = await context.newPage();
+      opened.push({ page, at: Date.now() });
       // How long a step may wait for what it looks for (a field, a frame, a page). Not a claim
       // about the product: the journeys' own bounds (15 s to an outcome) are asserted apart.
       // Generous because a payment to its challenge holds the 10 s Method window, and npm test
