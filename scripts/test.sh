@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The one test command: type check and lint, then the node tests, then the browser tests.
-# The halves run one after the other. Side by side they were faster on a machine where the browser
-# half left CPU idle (318 s against about 550 s), but both halves are CPU-bound on a 2-core
-# machine where Chromium costs more: there they took 12.5-14.7 minutes side by side against
-# 4 + 7.7 minutes one after the other, and the starved halves failed time limits that hold when
-# each runs alone (two node files over 120 s; an end-to-end step over 45 s).
+# The halves run one after the other. Side by side took 318 s on a machine where the browser half
+# left CPU idle (one after the other would have been about 550 s, the sum of the halves alone),
+# but both halves are CPU-bound on a 2-core machine where Chromium costs more: there they took
+# 12.5-14.7 minutes side by side against 4 + 7.7 minutes one after the other, and the starved
+# halves failed time limits that hold when each runs alone (two node files over 120 s; an
+# end-to-end step over 45 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

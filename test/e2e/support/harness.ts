@@ -79,8 +79,8 @@ export function useStack(options: StackOptions | (() => Promise<StackOptions>) =
       opened.push({ page, at: Date.now() });
       // How long a step may wait for what it looks for (a field, a frame, a page). Not a claim
       // about the product: the journeys' own bounds (15 s to an outcome) are asserted apart.
-      // Generous because a payment to its challenge holds the 10 s Method window, and npm test
-      // runs the node tests beside the browser on two cores.
+      // Generous because a payment to its challenge holds the 10 s Method window, and two e2e
+      // files, three shoppers each, share two cores with Chromium.
       page.setDefaultTimeout(45_000);
       return page;
     },
