@@ -97,6 +97,18 @@ describe('<pay-checkout> form', () => {
     expect(m.$('[part="brand"]').textContent).to.equal('Visa');
   });
 
+  it('keeps the year of an expiry the browser inserts as MM/YYYY (autofill, paste)', async () => {
+    m = await mount();
+    m.input('expiry').focus();
+    // The browser's own editing path, which applies the input's maxlength as autofill does.
+    document.execCommand('insertText', false, '12/2030');
+    await m.el.updateComplete;
+    expect(m.input('expiry').value).to.equal('12/30');
+    m.input('expiry').select();
+    document.execCommand('insertText', false, '1 / 2031');
+    expect(m.input('expiry').value).to.equal('01/31');
+  });
+
   it('types the expiry as MM/YY', async () => {
     m = await mount();
     m.input('expiry').focus();

@@ -610,7 +610,12 @@ export class PayCheckoutElement extends LitElement {
 
   // ---- rendering ------------------------------------------------------------------------------------
 
-  /** One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. */
+  /**
+   * One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. `max`:
+   * the input's maxlength. The expiry has none: the browser cuts a pasted or autofilled "12/2030"
+   * at maxlength, before formatExpiry could read its year ("12/20", expired); formatExpiry keeps
+   * it to MM/YY.
+   */
   #field(
     field: CardField,
     o: { hint?: string; max?: number; badge?: string } = {},
@@ -662,7 +667,7 @@ export class PayCheckoutElement extends LitElement {
                 ? html`<p class="hint">${this.#t('hostedNote')}</p>`
                 : html`<fieldset ?disabled=${busy}>
                     ${this.#field('number', { badge: brand?.name })}
-                    ${this.#field('expiry', { hint: this.#t('expiryHint'), max: 5 })}
+                    ${this.#field('expiry', { hint: this.#t('expiryHint') })}
                     ${this.#field('cvc', { hint: this.#t(cvcLen === 4 ? 'cvcHint4' : 'cvcHint3'), max: cvcLen })}
                     ${this.#field('name')}
                   </fieldset>`
