@@ -10,8 +10,8 @@ import {
   createCheckoutStore,
   type Database,
   migrateCheckoutStore,
-  openDatabase,
 } from '../../../server/src/store/index.js';
+import { memorySchema } from '../../support/memory-schemas.js';
 import {
   type Backend,
   type BackendOptions,
@@ -85,14 +85,15 @@ export function faultPlan() {
 }
 
 /**
- * The sandbox and the backend in one in-memory PGlite (their tables never overlap): starting
- * PGlite is the slow part of these tests, so each file pays for it once.
+ * The sandbox and the backend in one schema of the test process's in-memory PGlite
+ * (test/support/memory-schemas.ts; their tables never overlap), so that a proof reads both
+ * sides' rows through `db`.
  */
 export async function startPair(
   sandboxOptions: SandboxOptions = {},
   backendOptions: Omit<BackendOptions, 'store'> = {},
 ): Promise<Pair> {
-  const db = await openDatabase({});
+  const db = await memorySchema('pair');
   await migrateCheckoutStore(db);
   const store = createCheckoutStore(db);
   const sb = await startSandbox({ database: db, ...sandboxOptions });

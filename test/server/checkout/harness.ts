@@ -1,7 +1,8 @@
 /**
  * Test stack: the sandbox gateway and the companion backend on real loopback HTTP (so the
- * sandbox's callbacks and our return pages travel like in production), each with an in-memory
- * PGlite store unless a store is given. Logs are captured for the no-card-data searches.
+ * sandbox's callbacks and our return pages travel like in production), each in a schema of its
+ * own on the test process's one in-memory PGlite (test/support/memory-schemas.ts) unless a
+ * database or store is given. Logs are captured for the no-card-data searches.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +18,8 @@ import {
   type SandboxApp,
   type SandboxOptions,
 } from '../../../server/src/sandbox/index.js';
-import { type CheckoutStore, openCheckoutStore } from '../../../server/src/store/index.js';
+import type { CheckoutStore } from '../../../server/src/store/index.js';
+import { memoryCheckoutStore, memorySchema } from '../../support/memory-schemas.js';
 
 export const MERCHANT_API_KEY = 'test-merchant-api-key-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789-abcdef';
@@ -57,7 +59,9 @@ export interface Sandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const ownDatabase = options.database ?? options.databaseUrl ?? options.dataDir;
   const sandbox = await createSandboxApp({
+    ...(ownDatabase ? {} : { database: await memorySchema('sandbox') }),
     processingDelayMs: 20,
     callbacks: { baseDelayMs: 50, maxAttempts: 3, timeoutMs: 2_000 },
     ...options,
@@ -94,7 +98,7 @@ export interface BackendOptions extends Partial<Omit<CheckoutDeps, 'store'>> {
 
 export async function startBackend(sb: Sandbox, options: BackendOptions = {}): Promise<Backend> {
   const ownsStore = !options.store;
-  const store = options.store ?? (await openCheckoutStore({}));
+  const store = options.store ?? (await memoryCheckoutStore());
   const { server, url } = await listen(undefined, options.port ?? 0);
   const dev = sb.sandbox.devCredentials;
   if (!dev) throw new Error('the sandbox runs without its dev merchant');

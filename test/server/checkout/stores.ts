@@ -1,10 +1,12 @@
 /**
- * The two stores every security test runs on: embedded PGlite (in memory) and PostgreSQL at
- * TEST_DATABASE_URL, in a schema of its own (others use that database at the same time).
+ * The two stores every security test runs on: embedded PGlite (a schema of the test process's
+ * in-memory one: test/support/memory-schemas.ts) and PostgreSQL at TEST_DATABASE_URL, in a
+ * schema of its own (others use that database at the same time).
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { type CheckoutStore, openCheckoutStore } from '../../../server/src/store/index.js';
+import { memoryCheckoutStore } from '../../support/memory-schemas.js';
 
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -17,7 +19,7 @@ export interface TestStore {
 }
 
 export function pgliteStore(): TestStore {
-  return { kind: 'pglite', open: () => openCheckoutStore({}), cleanup: async () => {} };
+  return { kind: 'pglite', open: memoryCheckoutStore, cleanup: async () => {} };
 }
 
 export function postgresStore(prefix: string): TestStore & { schema: string } {

@@ -1,5 +1,6 @@
 /**
- * Test harness: a sandbox on 127.0.0.1 (port 0, in-memory PGlite), the typed gateway client
+ * Test harness: a sandbox on 127.0.0.1 (port 0, a schema of its own on the test process's
+ * in-memory PGlite: test/support/memory-schemas.ts), the typed gateway client
  * configured with the dev merchant, a raw form poster for refusals, and small browser stand-ins
  * that read the fake ACS pages' forms.
  */
@@ -18,6 +19,7 @@ import {
   type ControlValues,
   computeControl,
 } from '../../../server/src/signing/index.js';
+import { memorySchema } from '../../support/memory-schemas.js';
 
 export const PAY_JSON = 'application/vnd.pay+json';
 
@@ -34,7 +36,12 @@ export interface Harness {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Harness> {
-  const sandbox = await createSandboxApp({ processingDelayMs: 15, ...options });
+  const ownDatabase = options.database ?? options.databaseUrl ?? options.dataDir;
+  const sandbox = await createSandboxApp({
+    ...(ownDatabase ? {} : { database: await memorySchema('sandbox') }),
+    processingDelayMs: 15,
+    ...options,
+  });
   const server: Server = await new Promise((resolve) => {
     const s = sandbox.app.listen(0, '127.0.0.1', () => resolve(s));
   });
