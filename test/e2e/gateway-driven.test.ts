@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
+  autofillCard,
   type CheckoutChoice,
   gatewayPage,
   openCheckout,
   payButton,
   result,
   shownOrderId,
-  typeCard,
 } from './support/shopper.js';
 
 const harness = useStack();
@@ -41,7 +41,7 @@ describe('gateway-driven 3DS cards, paid on the demo shop', SHOPPERS_AT_ONCE, ()
         await openCheckout(page, harness.stack().shopUrl, { challenge });
         const orderId = await shownOrderId(page);
         const card = harness.card(scenario);
-        await typeCard(page, card);
+        await autofillCard(page, card);
         await payButton(page).click();
 
         const bank = await gatewayPage(page);

@@ -23,11 +23,11 @@ import { CUSTOMER, uniqueOrderId } from '../server/checkout/shopper.js';
 import { DESKTOP, launchBrowser } from './support/browser.js';
 import {
   answerChallenge,
+  autofillCard,
   challengeFrame,
   payButton,
   type TestCard,
   testCards,
-  typeCard,
 } from './support/shopper.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -145,7 +145,7 @@ describe('the backend mounted at /pay of the shop’s own app, paid in Chromium'
       const card = cards.get(scenario);
       assert.ok(card, scenario);
       const { page, orderId } = await checkout();
-      await typeCard(page, card);
+      await autofillCard(page, card);
       await payButton(page).click();
       if (card.otp) {
         await challengeFrame(page).getByLabel('One-time code').waitFor();

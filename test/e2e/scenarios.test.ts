@@ -10,13 +10,13 @@ import { screenshot } from './support/browser.js';
 import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
   answerChallenge,
+  autofillCard,
   challengeFrame,
   events,
   openCheckout,
   payButton,
   result,
   shownOrderId,
-  typeCard,
 } from './support/shopper.js';
 
 const harness = useStack();
@@ -24,7 +24,7 @@ const harness = useStack();
 async function pay(scenario: string): Promise<Page> {
   const page = await harness.newPage();
   await openCheckout(page, harness.stack().shopUrl);
-  await typeCard(page, harness.card(scenario));
+  await autofillCard(page, harness.card(scenario));
   await payButton(page).click();
   return page;
 }

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { SHOPPERS_AT_ONCE } from './support/harness.js';
-import { gatewayPage, payButton, typeCard } from './support/shopper.js';
+import { autofillCard, gatewayPage, payButton } from './support/shopper.js';
 import {
   bankPage,
   countPosts,
@@ -41,7 +41,7 @@ describe(`gateway-driven 3-D Secure cards on ${plainShop.name}`, SHOPPERS_AT_ONC
         const violations = cspViolations(page);
         const orderId = await plainShop.open(page, mode);
         const card = harness.card(scenario);
-        await typeCard(page, card);
+        await autofillCard(page, card);
         await payButton(page).click();
         const bank = await gatewayPage(page);
         assert.equal(bank.at, mode === 'redirect' ? 'page' : 'dialog');
@@ -69,7 +69,7 @@ for (const shop of [demoShop, plainShop]) {
         const page = await harness.newPage();
         const violations = cspViolations(page);
         const orderId = await shop.open(page, 'auto');
-        await typeCard(page, harness.card(scenario));
+        await autofillCard(page, harness.card(scenario));
         await payButton(page).click();
         assert.equal(await shop.outcome(page, 40_000), 'approved');
         assert.equal((await harness.order(orderId)).status, 'approved');
@@ -89,7 +89,7 @@ for (const shop of [demoShop, plainShop]) {
           );
           const orderId = await shop.open(page, mode);
           const card = harness.card(scenario);
-          await typeCard(page, card);
+          await autofillCard(page, card);
           await payButton(page).click();
           const bank = bankPage(page, mode);
           await bank.getByLabel('One-time code').fill(card.otp ?? '');
