@@ -11,7 +11,6 @@ import {
   type Database,
   migrateCheckoutStore,
 } from '../../../server/src/store/index.js';
-import { memorySchema } from '../../support/memory-schemas.js';
 import {
   type Backend,
   type BackendOptions,
@@ -19,6 +18,7 @@ import {
   startBackend,
   startSandbox,
 } from '../../server/checkout/harness.js';
+import { memorySchema } from '../../support/memory-schemas.js';
 
 export {
   type Backend,
