@@ -21,6 +21,7 @@ import {
   startupFailureLine,
   stopAll,
 } from '../../server/src/main.js';
+import { copyNewDataFolder } from '../support/pglite-cache.js';
 import {
   JWT_SECRET,
   MERCHANT_API_KEY,
@@ -190,6 +191,8 @@ describe('the demo with the embedded sandbox', () => {
   let env: Env;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'demo-embedded-'));
+    // The one embedded database of `server` and `start` (DATA_DIR/pglite), already made.
+    await copyNewDataFolder(join(dataDir, 'pglite'));
     env = {
       PORT: '0',
       SANDBOX_PORT: '0',

@@ -8,6 +8,7 @@ import { describe, it } from 'node:test';
 import { ConfigError } from '../../server/src/config.js';
 import { type Stopping, start, startupFailureLine, stopAll } from '../../server/src/main.js';
 import { SandboxConfigError } from '../../server/src/sandbox/index.js';
+import { copyNewDataFolder } from '../support/pglite-cache.js';
 
 describe('main', () => {
   it('sandbox with DATA_DIR in folders that do not exist yet: creates them and starts', async () => {
@@ -44,6 +45,8 @@ describe('main', () => {
     const root = await mkdtemp(join(tmpdir(), 'main-test-'));
     const stopping: Stopping = [];
     try {
+      // A data folder made earlier (the first start of one is the test above).
+      await copyNewDataFolder(join(root, 'pglite'));
       const started = await start(
         'server',
         { DATA_DIR: root, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },

@@ -4,13 +4,12 @@
  * drives it through a real browser, so what passes here is what `npm start` shows a person.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { initialiseDataDir } from '../../../server/src/store/pglite-folder.js';
 import { ensureWidgetBuilt } from '../../../server/src/widget-build.js';
-import { pgliteCachePath } from '../../support/pglite-cache.js';
+import { copyNewDataFolder } from '../../support/pglite-cache.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 export const MERCHANT_API_KEY = 'e2e_merchant_api_key_0123456789';
@@ -53,25 +52,13 @@ export interface StackOptions {
   extraOrigins?: string[];
 }
 
-/**
- * A new, empty PGlite data folder, made once and kept (pglite-cache.ts): each stack starts on a
- * copy, as `npm start` does on a data folder it made earlier, instead of every test file paying
- * for initdb (seconds of CPU). Starting on a new folder is tested in test/server/main.test.ts and
- * test/server/store/pglite-engine.test.ts, and timed by the bench.
- */
-async function initialisedFolder(): Promise<string> {
-  const folder = pgliteCachePath('folder');
-  await initialiseDataDir(folder);
-  return folder;
-}
-
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // Built here, once, rather than inside the first start's time limit.
   await ensureWidgetBuilt(ROOT);
   const [port, sandboxPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'pay-checkout-e2e-'));
   // DATA_DIR/pglite: the one database of `start` with its embedded sandbox (backendPgliteFolder).
-  await cp(await initialisedFolder(), join(dataDir, 'pglite'), { recursive: true });
+  await copyNewDataFolder(join(dataDir, 'pglite'));
   const shopUrl = `http://localhost:${port}`;
   const env = {
     ...process.env,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -13,6 +13,7 @@ import {
 } from '../../../server/src/sandbox/index.js';
 import { devMerchant } from '../../../server/src/sandbox/merchants.js';
 import { computeControl, createOAuthSigner } from '../../../server/src/signing/index.js';
+import { copyNewDataFolder } from '../../support/pglite-cache.js';
 import { saleRequest } from './helpers.js';
 
 describe('sandboxOptionsFromEnv', () => {
@@ -142,7 +143,9 @@ describe('configured merchants', () => {
   });
 
   test('a restarted sandbox remembers its transactions (data folder)', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sandbox-restart-'));
+    const root = await mkdtemp(join(tmpdir(), 'sandbox-restart-'));
+    const dataDir = join(root, 'data');
+    await copyNewDataFolder(dataDir);
     const first = await createSandboxApp({ dataDir, processingDelayMs: 5 });
     const creds = first.devCredentials!;
     const sale = saleRequest('4000000000000002');
@@ -183,6 +186,7 @@ describe('configured merchants', () => {
       assert.match(text, /3ds2-challenge\s+4000000000000044\s+123\s+1234/);
     } finally {
       await second.close();
+      await rm(root, { recursive: true, force: true });
     }
   });
 });

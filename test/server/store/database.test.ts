@@ -9,6 +9,7 @@ import {
   openCheckoutStore,
   openDatabase,
 } from '../../../server/src/store/index.js';
+import { copyNewDataFolder } from '../../support/pglite-cache.js';
 import { engines, uniqueSchema } from './engines.js';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -50,8 +51,10 @@ describe('openDatabase', () => {
 
 describe('openCheckoutStore with a PGlite data folder', () => {
   test('data survives a restart and migrations are not applied twice', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'store-test-'));
+    const root = await mkdtemp(join(tmpdir(), 'store-test-'));
+    const dataDir = join(root, 'data');
     try {
+      await copyNewDataFolder(dataDir);
       const first = await openCheckoutStore({ dataDir });
       const session = await first.sessions.create({
         clientOrderId: 'persisted',
@@ -72,7 +75,7 @@ describe('openCheckoutStore with a PGlite data folder', () => {
         await second.close();
       }
     } finally {
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(root, { recursive: true, force: true });
     }
   });
 });
