@@ -4,7 +4,6 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PGlite } from '@electric-sql/pglite';
 import {
   emptyClusterTarball,
   PGLITE_SETTINGS,
@@ -78,8 +77,9 @@ describe('the embedded engine', () => {
   });
 
   test('in memory, a start loads the template it is given instead of running initdb', async () => {
-    // A template with a table in it: only a start that loaded it can see the table.
-    const maker = new PGlite();
+    // A template with a table in it: only a start that loaded it can see the table. Made from
+    // the test run's own template (test/support/pglite-template.ts), not by another initdb.
+    const maker = await startPGlite(undefined);
     await maker.exec('create table marker (v int); insert into marker values (42)');
     const marked = await maker.dumpDataDir('none');
     await maker.close();
