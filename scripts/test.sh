@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The one test command: type check and lint, then the node tests, then the browser tests.
 # The halves run one after the other: both are CPU-bound on a 2-core machine (the node half
-# 258 s and the browser half 210 s, each run alone; the whole command 449 s, on one where
-# `tsc --noEmit` takes 3.3 s).
+# 222-257 s and the browser half 210-285 s; the whole command 449-550 s, on a machine where
+# `tsc --noEmit` takes 3.3-3.7 s and the same run varies by a fifth from hour to hour).
 # Side by side they took 12.5-14.7 minutes on such a machine against 4 + 7.7 one after the other
 # (the end-to-end suite then ran in the full browser, not the headless shell), and the starved
 # halves failed time limits that hold when each runs alone (two node files over 120 s; an
