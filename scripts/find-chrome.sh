@@ -10,7 +10,7 @@
 # CHROME_PATH still wins. The widget's tests and the bench run the full browser shoppers have.
 set -uo pipefail
 can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
-install() {
+apt_install() {
   echo "Installing Debian's $1 (about 30 s)..." >&2
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1") >&2 || true
 }
@@ -21,13 +21,13 @@ if [ -n "${CHROME_PATH:-}" ]; then
 fi
 if [ "${1:-}" = headless-shell ]; then
   shell=/usr/lib/chromium/chromium-headless-shell
-  if [ ! -x "$shell" ] && can_install; then install chromium-headless-shell; fi
+  if [ ! -x "$shell" ] && can_install; then apt_install chromium-headless-shell; fi
   [ -x "$shell" ] && { echo "$shell"; exit 0; }
 fi
 candidates=(/usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome /usr/bin/google-chrome-stable /opt/google/chrome/chrome "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome")
 for c in "${candidates[@]}"; do [ -x "$c" ] && { echo "$c"; exit 0; }; done
 if can_install; then
-  install chromium
+  apt_install chromium
   [ -x /usr/bin/chromium ] && { echo /usr/bin/chromium; exit 0; }
 fi
 echo "No Chrome/Chromium found: install one, or set CHROME_PATH=/path/to/chrome and run again." >&2

@@ -70,8 +70,9 @@ export async function typeCard(page: Page, card: TestCard): Promise<void> {
 /**
  * Fills the card as the browser's autofill does: each field at once, one `input` event with the
  * whole value, the expiry as `MM/YYYY`. The card matrices pay this way, as their subject is what
- * follows the Pay click: typing key by key (typeCard, the journeys) costs Chromium about as much
- * CPU as the rest of a payment. `fill` waits until a field is enabled, as the click does there.
+ * follows the Pay click, and typing key by key (typeCard, kept for the journeys) costs Chromium a
+ * round of input events and rendering per key. `fill` waits until a field is enabled, as the
+ * click does there.
  */
 export async function autofillCard(page: Page, card: TestCard): Promise<void> {
   for (const [label, value] of cardFields(card, `${card.expMonth}/${card.expYear}`)) {

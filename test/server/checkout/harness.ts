@@ -19,7 +19,7 @@ import {
   type SandboxOptions,
 } from '../../../server/src/sandbox/index.js';
 import type { CheckoutStore } from '../../../server/src/store/index.js';
-import { memoryCheckoutStore, memorySchema } from '../../support/memory-schemas.js';
+import { memoryCheckoutStore, withSandboxSchema } from '../../support/memory-schemas.js';
 
 export const MERCHANT_API_KEY = 'test-merchant-api-key-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789-abcdef';
@@ -59,12 +59,10 @@ export interface Sandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const ownDatabase = options.database ?? options.databaseUrl ?? options.dataDir;
   const sandbox = await createSandboxApp({
-    ...(ownDatabase ? {} : { database: await memorySchema('sandbox') }),
     processingDelayMs: 20,
     callbacks: { baseDelayMs: 50, maxAttempts: 3, timeoutMs: 2_000 },
-    ...options,
+    ...(await withSandboxSchema(options)),
   });
   const { server, url } = await listen(sandbox.app);
   return {

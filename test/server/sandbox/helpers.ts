@@ -19,7 +19,7 @@ import {
   type ControlValues,
   computeControl,
 } from '../../../server/src/signing/index.js';
-import { memorySchema } from '../../support/memory-schemas.js';
+import { withSandboxSchema } from '../../support/memory-schemas.js';
 
 export const PAY_JSON = 'application/vnd.pay+json';
 
@@ -36,11 +36,9 @@ export interface Harness {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Harness> {
-  const ownDatabase = options.database ?? options.databaseUrl ?? options.dataDir;
   const sandbox = await createSandboxApp({
-    ...(ownDatabase ? {} : { database: await memorySchema('sandbox') }),
     processingDelayMs: 15,
-    ...options,
+    ...(await withSandboxSchema(options)),
   });
   const server: Server = await new Promise((resolve) => {
     const s = sandbox.app.listen(0, '127.0.0.1', () => resolve(s));
