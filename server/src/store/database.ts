@@ -21,6 +21,18 @@ export interface Database extends Queryable {
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Embedded PGlite only, where every change to the database passes through this process: how
+   * many statements and transactions its stores have started other than through `readOnly`. A
+   * read that ran when the count was n is still the database's answer while the count is n
+   * (remembered-query.ts).
+   */
+  writes?(): number;
+  /** `query` for a statement that changes nothing: it leaves `writes()` as it is. */
+  readOnly?<Row = Record<string, unknown>>(
+    sql: string,
+    params?: unknown[],
+  ): Promise<QueryResult<Row>>;
 }
 
 export interface DatabaseOptions {

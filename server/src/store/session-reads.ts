@@ -6,10 +6,13 @@
  *
  * `row_to_json`, not `to_jsonb`: the same values after JSON.parse (numbers, nested jsonb, arrays,
  * ISO timestamps), without building and sorting a jsonb value first, which made the query about
- * a third dearer in PGlite's WASM Postgres (test/bench/RESULTS.md, "Where the time went").
+ * a third dearer in PGlite's WASM Postgres (test/bench/RESULTS.md, "Where the time went"). As
+ * text, parsed here: on PGlite the answer is remembered until the database changes
+ * (remembered-query.ts), and each caller gets objects of its own from the same text.
  */
 
 import { mapOrder, type Order } from './orders.js';
+import { rememberedQuery } from './remembered-query.js';
 import { type CheckoutSession, mapSession } from './sessions.js';
 import type { Executor } from './sql.js';
 
@@ -20,20 +23,20 @@ export interface SessionWithOrder {
 }
 
 export function createSessionReadRepository(q: Executor) {
+  const read = rememberedQuery<{ session: string; order: string | null }>(
+    q,
+    `select row_to_json(s)::text as session, row_to_json(o)::text as order
+       from checkout_sessions s left join orders o on o.id = s.order_id
+      where s.id = $1`,
+  );
   return {
     async withOrder(sessionId: string): Promise<SessionWithOrder | null> {
-      const { rows } = await q.query<{
-        session: Record<string, unknown>;
-        order: Record<string, unknown> | null;
-      }>(
-        `select row_to_json(s) as session, row_to_json(o) as order
-           from checkout_sessions s left join orders o on o.id = s.order_id
-          where s.id = $1`,
-        [sessionId],
-      );
-      const row = rows[0];
+      const row = (await read(sessionId)).rows[0];
       if (!row) return null;
-      return { session: mapSession(row.session), order: row.order ? mapOrder(row.order) : null };
+      return {
+        session: mapSession(JSON.parse(row.session)),
+        order: row.order === null ? null : mapOrder(JSON.parse(row.order)),
+      };
     },
   };
 }

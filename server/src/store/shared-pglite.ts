@@ -82,6 +82,9 @@ export function sharePGlite(pg: PGlite): SharedPGlite {
   const prepared = preparedQueries(pg);
   // PGlite starts with `search_path=public`.
   let current = 'public';
+  // Counted when a statement or transaction is started, in the order the lock then runs them:
+  // a read started at count n ran before anything counted after it (database.ts, `writes`).
+  let writes = 0;
 
   /** Under the lock: the session's search_path becomes `schema`, outside any transaction. */
   const enter = async (schema: string) => {
@@ -97,19 +100,27 @@ export function sharePGlite(pg: PGlite): SharedPGlite {
       const tx = (t: Transaction): Queryable => ({
         query: (sql, params) => run(prepared, t, sql, params, t),
       });
+      const readOnly: Database['query'] = (sql, params) =>
+        lock.run(async () => {
+          if (current !== schema) await enter(schema);
+          return run(prepared, pg, sql, params);
+        });
       return {
         kind: 'pglite',
-        query: (sql, params) =>
-          lock.run(async () => {
-            if (current !== schema) await enter(schema);
-            return run(prepared, pg, sql, params);
-          }),
-        transaction: (fn) =>
-          lock.run(async () => {
+        query: (sql, params) => {
+          writes += 1;
+          return readOnly(sql, params);
+        },
+        readOnly,
+        writes: () => writes,
+        transaction: (fn) => {
+          writes += 1;
+          return lock.run(async () => {
             // Set before BEGIN: a rollback would undo a SET made inside the transaction.
             await enter(schema);
             return pg.transaction((t) => fn(tx(t)));
-          }),
+          });
+        },
         close: async () => {},
       };
     },

@@ -6,7 +6,7 @@ import { PayCheckoutError } from '../errors.js';
 import type { Database, Queryable } from './database.js';
 
 /** What a repository runs its SQL on: the database itself, or an open transaction. */
-export type Executor = Queryable & Partial<Pick<Database, 'transaction'>>;
+export type Executor = Queryable & Partial<Pick<Database, 'transaction' | 'readOnly' | 'writes'>>;
 
 /** Runs `fn` in a transaction, or inside the caller's transaction when already in one. */
 export function inTransaction<T>(q: Executor, fn: (tx: Queryable) => Promise<T>): Promise<T> {

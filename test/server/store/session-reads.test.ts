@@ -65,6 +65,35 @@ for (const engine of engines()) {
       assert.equal(both?.order?.cardMasked, '411111******1111');
     });
 
+    test('a change made after a read is in the next read, whichever way it was made', async () => {
+      const session = await newSession();
+      const first = await store.sessionReads.withOrder(session.id);
+      assert.equal(first?.order?.status, 'awaiting-payment');
+      assert.ok(first.order);
+      // What a caller does to its answer is its own: the next answer is untouched.
+      first.session.state = 'expired';
+      first.order.amountMinor = 1;
+      const again = await store.sessionReads.withOrder(session.id);
+      assert.equal(again?.session.state, 'open');
+      assert.equal(again?.order?.amountMinor, 1042);
+
+      await store.sessions.claimForPayment(session.id, {
+        merchantOrigin: 'https://shop.example',
+        cardBrand: 'visa',
+        cardLast4: '1111',
+        cardMasked: '411111******1111',
+        nextAction: { next: { action: 'wait', retryAfterMs: 1000 }, answered: [] },
+      });
+      assert.equal((await store.sessionReads.withOrder(session.id))?.session.state, 'paying');
+      // Raw SQL, as an operator's fix would be, not through a repository.
+      await store.db.query(`update orders set status = 'declined' where id = $1`, [
+        session.orderId,
+      ]);
+      const after = await store.sessionReads.withOrder(session.id);
+      assert.equal(after?.order?.status, 'declined');
+      assert.deepEqual(after, await separately(session.id));
+    });
+
     test('an unknown session is null', async () => {
       assert.equal(await store.sessionReads.withOrder('no-such-session'), null);
     });
