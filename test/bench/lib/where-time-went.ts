@@ -5,7 +5,7 @@
  */
 import { type BackendResult, type EngineResult, profileTable } from '../backend.bench.js';
 import { fmt } from './markdown.js';
-import { FIRST_ROUND, SECOND_ROUND } from './time-findings.js';
+import { FIRST_ROUND, SECOND_ROUND, THIRD_ROUND } from './time-findings.js';
 
 /** µs of busy CPU per request or cycle, and a part's share, from one engine's profiles. */
 function perRequest(e: EngineResult) {
@@ -42,10 +42,12 @@ ${FIRST_ROUND}
 
 ${SECOND_ROUND}
 
+${THIRD_ROUND}
+
 ${
   now
     ? `In this run a session read cost ${fmt(now.readUs)} µs of backend CPU against ${fmt(now.bareUs)} µs for the bare
-handler (${fmt(now.readUs / now.bareUs)}×), ${pct(now.readDb)} of it in the one PGlite query; a pay cycle cost the backend
+handler (${fmt(now.readUs / now.bareUs)}×), ${pct(now.readDb)} of it in PGlite; a pay cycle cost the backend
 ${fmt(now.payUs)} µs (${pct(now.payDb)} PGlite) and the sandbox ${fmt(now.paySandboxUs)} µs.
 
 The read ratio's target (0.5×) asks a read to cost about twice the bare handler. What a read
