@@ -72,7 +72,6 @@ Measured after these changes in the same back-to-back runs: a session read 462-4
 (ratio to bare 0.33-0.37× in those runs, from 0.28-0.30×), a pay cycle 7.4-8.7 ms in the backend
 and 5.9-8.5 ms in the sandbox (p50 63-80 ms with 8 shoppers, from 79-128 ms).`;
 
-
 export const THIRD_ROUND = `The third round started from commit 00df927 (2026-11-25), read ratio 0.42× in its RESULTS.md,
 where PGlite was 196 µs of a read's 607 µs of backend CPU: the one query of the request's session
 and order. A widget re-reads that pair while nothing happens (the session view, every long poll),
