@@ -2,7 +2,8 @@
 # The one test command: type check and lint, then the node tests, then the browser tests.
 # The halves run one after the other: both are CPU-bound on a 2-core machine (the node half
 # 222-257 s and the browser half 210-285 s; the whole command 449-550 s, on a machine where
-# `tsc --noEmit` takes 3.3-3.7 s and the same run varies by a fifth from hour to hour).
+# `tsc --noEmit` takes 3.3-3.7 s and the same run varies by a fifth from hour to hour; 131 s,
+# 105 s and 245 s on one where it takes 2.6 s).
 # Side by side they took 12.5-14.7 minutes on such a machine against 4 + 7.7 one after the other
 # (the end-to-end suite then ran in the full browser, not the headless shell), and the starved
 # halves failed time limits that hold when each runs alone (two node files over 120 s; an
