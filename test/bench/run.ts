@@ -2,8 +2,8 @@
  * `npm run bench`: widget size, signing, backend, `npm start` start-up and memory, each in its own
  * process (one's JIT state and memory cannot leak into another's figures), then
  * test/bench/RESULTS.md. `--load` also runs the 60 s load test (load.ts) on PGlite and, when a
- * server answers, on PostgreSQL; each appends its own section; and then times the whole of
- * `npm test` (test-suite.ts). `--quick` shortens every run (a smoke run; its figures are marked
+ * server answers, on PostgreSQL; each appends its own section; then measures PGlite's start-up
+ * and memory options (pglite-options.ts) and times the whole of `npm test` (test-suite.ts). `--quick` shortens every run (a smoke run; its figures are marked
  * as such).
  */
 import { execFileSync } from 'node:child_process';
@@ -22,6 +22,7 @@ import { speedTargets } from './lib/speed-targets.js';
 import { targetsTable } from './lib/targets.js';
 import { whereTheTimeWent } from './lib/where-time-went.js';
 import type { LoadResult } from './load.js';
+import { type OptionResult, optionsTable } from './pglite-options.js';
 import { type SigningResult, signingTable } from './signing.bench.js';
 import { BACKEND_NODE_FLAGS } from './stack/deployment.js';
 import { type StartResult, startTable } from './start-memory.js';
@@ -78,6 +79,7 @@ try {
   // The load runs append their sections (on PGlite, and on PostgreSQL when one answers); the
   // sections of earlier runs go first, so the file holds this run's only.
   let postgresLoad: LoadResult | undefined;
+  let pgliteOptions: { result: OptionResult[]; seconds: number } | undefined;
   let suite: { result: SuiteResult; seconds: number } | undefined;
   if (flag('--load')) {
     dropLoadSections();
@@ -90,6 +92,11 @@ try {
         '--postgres',
       ]).result;
     }
+    pgliteOptions = step<OptionResult[]>('pglite options', [
+      '--import',
+      'tsx',
+      here('./pglite-options.ts'),
+    ]);
     // Last: the suite's own servers and browsers would skew any figure measured beside them.
     suite = step<SuiteResult>('npm test', ['--import', 'tsx', here('./test-suite.ts')]);
   }
@@ -102,6 +109,7 @@ try {
       browser.result,
       startup.result,
       postgresLoad,
+      pgliteOptions?.result,
       suite?.result,
       {
         widget: widget.seconds,
@@ -109,6 +117,7 @@ try {
         backend: backend.seconds,
         browser: browser.seconds,
         'npm start': startup.seconds,
+        ...(pgliteOptions ? { 'pglite options': pgliteOptions.seconds } : {}),
         ...(suite ? { 'npm test': suite.seconds } : {}),
       },
     ),
@@ -126,6 +135,7 @@ function report(
   browser: BrowserResult,
   startup: StartResult,
   postgresLoad: LoadResult | undefined,
+  pgliteOptions: OptionResult[] | undefined,
   suite: SuiteResult | undefined,
   seconds: Record<string, number>,
 ): string {
@@ -284,5 +294,21 @@ ${startTable(startup)}
 ## 6. \`npm test\`
 
 ${suiteSection(suite)}
+
+## 7. PGlite's start-up and memory options
+
+${
+  pgliteOptions
+    ? `test/bench/pglite-options.ts: each case in a fresh process (WASM memory and V8 state never carry
+over), interleaved round by round, median of ${quick ? 1 : 3} rounds. A case opens PGlite (for a new folder,
+initdb included), migrates the backend's and the sandbox's schemas into it (the shared database
+of \`npm start\`), then runs a workload twice: 1,000 jsonb inserts, 1,000 key reads plus 1,000
+trivial queries of the other schema, 200 transactions that lock and update a row. RSS is the
+case's process (VmRSS), "peak" its VmHWM. What the product took from these figures, and why, is
+in [docs/pglite-options.md](../../docs/pglite-options.md).
+
+${optionsTable(pgliteOptions)}`
+    : 'Not measured in this run: `npm run bench -- --load` measures them.'
+}
 `;
 }
