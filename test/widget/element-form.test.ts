@@ -72,7 +72,6 @@ describe('<pay-checkout> form', () => {
     await m.el.updateComplete;
     expect(m.input('number').value).to.equal('3782 822463 10005');
     expect(m.$('[part="brand"]').textContent).to.equal('American Express');
-    expect(m.input('cvc').maxLength).to.equal(4);
     const last = m.of('pay-change').at(-1);
     expect(last).to.deep.equal({
       complete: false,
@@ -107,6 +106,23 @@ describe('<pay-checkout> form', () => {
     m.input('expiry').select();
     document.execCommand('insertText', false, '1 / 2031');
     expect(m.input('expiry').value).to.equal('01/31');
+  });
+
+  it('keeps the digits of a security code the browser inserts with spaces, to the brand’s length', async () => {
+    m = await mount();
+    const cvc = m.input('cvc');
+    cvc.focus();
+    document.execCommand('insertText', false, ' 123');
+    expect(cvc.value).to.equal('123');
+    document.execCommand('insertText', false, '4');
+    expect(cvc.value, 'three digits until the card is an Amex').to.equal('123');
+    typeInto(m.input('number'), '3782 822463 10005', 'insertFromPaste');
+    await m.el.updateComplete;
+    cvc.focus();
+    cvc.select();
+    document.execCommand('insertText', false, ' 1234 5');
+    expect(cvc.value).to.equal('1234');
+    expect(cvc.hasAttribute('maxlength')).to.equal(false);
   });
 
   it('types the expiry as MM/YY', async () => {

@@ -611,15 +611,12 @@ export class PayCheckoutElement extends LitElement {
   // ---- rendering ------------------------------------------------------------------------------------
 
   /**
-   * One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. `max`:
-   * the input's maxlength. The expiry has none: the browser cuts a pasted or autofilled "12/2030"
-   * at maxlength, before formatExpiry could read its year ("12/20", expired); formatExpiry keeps
-   * it to MM/YY.
+   * One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. No
+   * input has a maxlength: the browser cuts pasted or autofilled text at maxlength before the
+   * input handler sees it, so "12/2030" became "12/20" (expired) and " 123" a two-digit code;
+   * the handler keeps each field to its length from the digits instead (#onInput).
    */
-  #field(
-    field: CardField,
-    o: { hint?: string; max?: number; badge?: string } = {},
-  ): TemplateResult {
+  #field(field: CardField, o: { hint?: string; badge?: string } = {}): TemplateResult {
     const error = this._errors[field];
     const describedBy = `${o.hint ? `hint-${field} ` : ''}${o.badge ? 'brand ' : ''}err-${field}`;
     return html`<div class="field ${o.hint ? 'half' : ''}" part="field field-${field}">
@@ -636,7 +633,6 @@ export class PayCheckoutElement extends LitElement {
           spellcheck="false"
           autocapitalize=${field === 'name' ? 'words' : 'off'}
           placeholder=${field === 'number' ? '1234 1234 1234 1234' : nothing}
-          maxlength=${o.max ?? nothing}
           aria-invalid=${error ? 'true' : 'false'}
           aria-describedby=${describedBy}
           @input=${this.#onInput}
@@ -650,7 +646,6 @@ export class PayCheckoutElement extends LitElement {
 
   protected override render(): TemplateResult {
     const brand = this._brand;
-    const cvcLen = cvcLength(brand);
     const busy = this._busy || this._view === 'loading';
     const result = this._view === 'result' && this._result;
     const amount = this.#amountText();
@@ -668,7 +663,7 @@ export class PayCheckoutElement extends LitElement {
                 : html`<fieldset ?disabled=${busy}>
                     ${this.#field('number', { badge: brand?.name })}
                     ${this.#field('expiry', { hint: this.#t('expiryHint') })}
-                    ${this.#field('cvc', { hint: this.#t(cvcLen === 4 ? 'cvcHint4' : 'cvcHint3'), max: cvcLen })}
+                    ${this.#field('cvc', { hint: this.#t(cvcLength(brand) === 4 ? 'cvcHint4' : 'cvcHint3') })}
                     ${this.#field('name')}
                   </fieldset>`
             }
