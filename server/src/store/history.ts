@@ -3,7 +3,6 @@
  * never by the caller), what came back, how long it took. A database trigger refuses updates and
  * deletes, so the trail cannot be rewritten.
  */
-import { PayCheckoutError } from '../errors.js';
 import type { JsonObject } from './orders.js';
 import { maskCardNumbers, sanitizeFields, sanitizeRecord } from './sanitize.js';
 import { type Executor, json, toDate, toInt, toIntOrNull, toStringOrNull } from './sql.js';
@@ -84,16 +83,9 @@ function insertParams(exchange: GatewayExchange): unknown[] {
 
 export function createHistoryRepository(q: Executor) {
   return {
-    /** Stores the exchange and answers the row as stored. */
-    async append(exchange: GatewayExchange): Promise<HistoryEntry> {
-      const { rows } = await q.query(`${INSERT} returning *`, insertParams(exchange));
-      if (!rows[0]) throw new PayCheckoutError('store-insert', 'History insert returned no row');
-      return mapEntry(rows[0]);
-    },
-
     /**
-     * Stores the exchange, as `append` does, without reading the row back: the backend writes two
-     * or more per payment and never reads them then, and the stored request and response coming
+     * Stores the exchange, sanitised, without reading the row back: the backend writes two or
+     * more per payment and never reads them then, and the stored request and response coming
      * back as JSON cost about as much as the insert itself (test/bench/RESULTS.md).
      */
     async record(exchange: GatewayExchange): Promise<void> {

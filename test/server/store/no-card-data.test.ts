@@ -44,14 +44,13 @@ for (const engine of engines()) {
           cardMasked: '411111******1111',
         });
         const orderId = claim.order?.id as string;
-        await store.history.append({
+        await store.history.record({
           orderId,
           operation: 'SALE',
           request: { client_orderid: 'pci-1', order_desc: `x ${PAN} y`, ...card },
           response: { type: 'async-response', echo: { ...card } },
           httpStatus: 200,
         });
-        // The backend's own writer (no row read back) sanitises the same way.
         await store.history.record({
           orderId,
           operation: 'STATUS',

@@ -168,7 +168,7 @@ for (const engine of engines()) {
         store.transaction(async (tx) => {
           const result = await tx.orders.transition(order.id, { from: ['new'], to });
           if (result.won) {
-            await tx.history.append({ orderId: order.id, operation: 'STATUS', request: { to } });
+            await tx.history.record({ orderId: order.id, operation: 'STATUS', request: { to } });
           }
           return result.won;
         });
