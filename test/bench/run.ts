@@ -3,8 +3,8 @@
  * process (one's JIT state and memory cannot leak into another's figures), then
  * test/bench/RESULTS.md. `--load` also runs the 60 s load test (load.ts) on PGlite and, when a
  * server answers, on PostgreSQL; each appends its own section; then measures PGlite's start-up
- * and memory options (pglite-options.ts) and times the whole of `npm test` (test-suite.ts). `--quick` shortens every run (a smoke run; its figures are marked
- * as such).
+ * and memory options (pglite-options.ts) and times the whole of `npm test` (test-suite.ts).
+ * `--quick` shortens every run (a smoke run; its figures are marked as such).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -154,7 +154,7 @@ the ratios are the figures to trust. Wall time: ${Object.entries(seconds)
     .map(([name, s]) => `${name} ${s.toFixed(0)} s`)
     .join(', ')} (total ${Object.values(seconds)
     .reduce((a, b) => a + b, 0)
-    .toFixed(0)} s${flag('--load') ? ', and the load tests' : ''}).
+    .toFixed(0)} s${flag('--load') ? ' without the load tests' : ''}).
 
 ## Targets
 

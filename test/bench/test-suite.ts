@@ -1,14 +1,15 @@
 /**
  * `npm test` timed as a new user runs it: scripts/test.sh (what package.json's `test` runs) in a
- * child process, its output to a log file, the clock read as each of its steps begins. Issue 14's
- * target is the whole command's wall time, with no test dropped, so the counts of tests run and
- * passed are read off the output too. The environment is passed as it is: with
- * TEST_DATABASE_URL set (as .ci/run sets it) the store tests also run on PostgreSQL.
+ * child process, its output to a log file (kept only when something failed), the clock read as
+ * each of its steps begins. Issue 14's target is the whole command's wall time, with no test
+ * dropped, so the counts of tests run and passed are read off the output too. The environment is
+ * passed as it is: with TEST_DATABASE_URL set (as .ci/run sets it) the store tests also run on
+ * PostgreSQL.
  *
  *   node --import tsx test/bench/test-suite.ts [--json FILE]
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isMain, writeJson } from './lib/cli.js';
@@ -25,7 +26,8 @@ export interface SuiteResult {
   /** Tests run and passed, per runner, as the runners reported them. */
   counts: { runner: string; tests: number; passed: number }[];
   onPostgres: boolean;
-  log: string;
+  /** The whole output, kept when the suite failed; undefined when it passed. */
+  log: string | undefined;
 }
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -58,7 +60,8 @@ export function countsOf(output: string): SuiteResult['counts'] {
 }
 
 export async function timeSuite(): Promise<SuiteResult> {
-  const log = join(mkdtempSync(join(tmpdir(), 'pay-checkout-npm-test-')), 'npm-test.log');
+  const dir = mkdtempSync(join(tmpdir(), 'pay-checkout-npm-test-'));
+  const log = join(dir, 'npm-test.log');
   const out = createWriteStream(log);
   const started = performance.now();
   const marks: { name: string; at: number }[] = [];
@@ -87,13 +90,16 @@ export async function timeSuite(): Promise<SuiteResult> {
     name: mark.name,
     seconds: ((marks[i + 1]?.at ?? ended) - mark.at) / 1000,
   }));
+  const counts = countsOf(readFileSync(log, 'utf8'));
+  const passed = exitCode === 0 && counts.every((c) => c.passed === c.tests);
+  if (passed) rmSync(dir, { recursive: true, force: true });
   return {
     exitCode,
     seconds: (ended - started) / 1000,
     steps,
-    counts: countsOf(readFileSync(log, 'utf8')),
+    counts,
     onPostgres: Boolean(process.env.TEST_DATABASE_URL),
-    log,
+    log: passed ? undefined : log,
   };
 }
 
@@ -133,6 +139,6 @@ ${table(
 if (isMain(import.meta.url)) {
   const suite = await timeSuite();
   console.log(suiteSection(suite));
-  console.log(`log: ${suite.log}`);
+  if (suite.log) console.log(`the failed run's output: ${suite.log}`);
   writeJson(suite);
 }
