@@ -54,6 +54,18 @@ describe('<pay-checkout> form', () => {
     expect(payButton(m).getAttribute('part')).to.equal('button');
   });
 
+  it('themes from custom properties: the focus ring takes the primary colour unless it has its own', async () => {
+    m = await mount({ attrs: { style: '--pay-color-primary: rgb(1, 2, 3)' } });
+    const input = m.input('number');
+    input.focus();
+    const ring = () => getComputedStyle(input).outlineColor;
+    expect(ring()).to.equal('rgb(1, 2, 3)');
+    expect(getComputedStyle(payButton(m)).backgroundColor).to.equal('rgb(1, 2, 3)');
+    m.el.style.setProperty('--pay-color-focus', 'rgb(4, 5, 6)');
+    expect(ring()).to.equal('rgb(4, 5, 6)');
+    expect(getComputedStyle(payButton(m)).backgroundColor).to.equal('rgb(1, 2, 3)');
+  });
+
   it('speaks Russian and formats the amount for the locale', async () => {
     m = await mount({ attrs: { locale: 'ru-RU' } });
     expect(m.$('label[for="in-number"]').textContent!.trim()).to.equal('Номер карты');

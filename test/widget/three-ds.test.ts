@@ -11,7 +11,6 @@ import {
   frameStyle,
 } from '../../widget/src/three-ds/challenge.js';
 import { METHOD_TIMEOUT_MS, WINDOW_SIZES } from '../../widget/src/three-ds/constants.js';
-import { emvLanguage } from '../../widget/src/three-ds/language.js';
 import { markLaunched, wasLaunched } from '../../widget/src/three-ds/launched.js';
 import { isReturnMessage, returnMessage } from '../../widget/src/three-ds/messages.js';
 import { order } from './helpers/fake-backend.js';
@@ -37,29 +36,6 @@ describe('browser info', () => {
   ];
   for (const [d, out] of depths)
     it(`colour depth ${d} -> ${out}`, () => expect(mapColorDepth(d)).to.equal(out));
-
-  const langs: [string, string][] = [
-    ['en', 'en'],
-    ['en-US', 'en-US'],
-    ['ru-RU', 'ru-RU'],
-    ['zh-Hant-TW', 'zh-TW'],
-    ['sr-Latn-RS', 'sr-RS'],
-    ['es-419', 'es-419'],
-    ['de-DE-1996', 'de-DE'],
-    ['', 'en'],
-    // Odd but real values (in-app WebViews, POSIX locales): normalised, never refused.
-    ['en_US', 'en-US'],
-    ['zh-Hant-TW-x-private', 'zh-TW'],
-    ['EN-gb', 'en-gb'],
-    ['en-US-x-twain', 'en-US'],
-    ['C', 'en'],
-    ['*', 'en'],
-    ['en--US', 'en-US'],
-    ['en-US!', 'en'],
-    ['  fr  ', 'fr'],
-  ];
-  for (const [tag, out] of langs)
-    it(`language "${tag}" -> "${out}"`, () => expect(emvLanguage(tag)).to.equal(out));
 
   it('collects the EMV fields from the window', () => {
     const fake = {

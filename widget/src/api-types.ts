@@ -96,7 +96,7 @@ export interface BrowserInfo {
   javaEnabled: boolean;
   javascriptEnabled: true;
   /** navigator.language as the browser reports it; the backend makes it an EMV tag of 1-8
-   * chars (BCP 47) with emvLanguage (widget/src/three-ds/language.ts). */
+   * chars (BCP 47) with emvLanguage (server/src/checkout/widget-api/emv-language.ts). */
   language: string;
   screenHeight: number;
   screenWidth: number;

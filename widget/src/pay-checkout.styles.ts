@@ -17,11 +17,11 @@ export const styles = /* css */ `
     --_on-accent: var(--pay-color-on-primary, #fff);
     --_error: var(--pay-color-error, #b42318);
     --_success: var(--pay-color-success, #067647);
-    --_focus: var(--pay-color-focus, #3056d3);
+    /* The focus ring follows the brand colour unless it is set on its own. */
+    --_focus: var(--pay-color-focus, var(--_accent));
     --_radius: var(--pay-radius, 8px);
     --_space: var(--pay-spacing, 12px);
     display: block;
-    box-sizing: border-box;
     max-width: var(--pay-max-width, 440px);
     color: var(--_fg);
     font: var(--pay-font-size, 16px) / 1.4
@@ -39,16 +39,13 @@ export const styles = /* css */ `
       --_on-accent: var(--pay-color-on-primary, #0d1020);
       --_error: var(--pay-color-error, #ff8a80);
       --_success: var(--pay-color-success, #6fdc9c);
-      --_focus: var(--pay-color-focus, #7b9cff);
     }
   }
   :host([hidden]) {
     display: none;
   }
-  *,
-  *::before,
-  *::after {
-    box-sizing: inherit;
+  * {
+    box-sizing: border-box;
   }
   form,
   .result {
@@ -237,12 +234,16 @@ export const styles = /* css */ `
     margin: 0;
     font-size: 1em;
   }
-  .close {
-    min-height: 36px;
-    padding: 0 10px;
+  .close,
+  .stop {
     color: var(--_fg);
     background: transparent;
     border: 1px solid var(--_border);
+  }
+  .close,
+  .confirm button {
+    min-height: 36px;
+    padding: 0 12px;
   }
   .challenge-frame {
     display: block;
@@ -272,15 +273,8 @@ export const styles = /* css */ `
   .confirm p {
     margin: 0 0 8px;
   }
-  .confirm .stop {
-    color: var(--_fg);
-    background: transparent;
-    border: 1px solid var(--_border);
-  }
   .confirm button {
     margin-right: 8px;
-    padding: 0 12px;
-    min-height: 36px;
   }
   @media (prefers-reduced-motion: reduce) {
     .spinner {

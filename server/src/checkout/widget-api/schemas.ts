@@ -4,8 +4,8 @@
  */
 import { z } from 'zod';
 import { COLOR_DEPTHS } from '../../../../widget/src/three-ds/constants.js';
-import { emvLanguage } from '../../../../widget/src/three-ds/language.js';
 import { luhnValid } from '../../card-number.js';
+import { emvLanguage } from './emv-language.js';
 
 export const BrowserInfoSchema = z
   .object({

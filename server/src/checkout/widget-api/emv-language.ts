@@ -1,9 +1,9 @@
 /**
  * `browserLanguage` for EMV: a BCP 47 tag of at most 8 characters. Real browsers and in-app
  * WebViews report odd values (`en_US`, `zh-Hant-TW-x-private`, `C`, `*`), and a language is no
- * reason to refuse a payment, so anything is turned into a valid tag, `en` at worst. Pure. The
- * backend applies it to the `language` of every BrowserInfo it accepts; the widget sends the
- * browser's own value (so the CDN file does not carry this code).
+ * reason to refuse a payment, so anything is turned into a valid tag, `en` at worst. Pure. Applied
+ * to the `language` of every BrowserInfo the backend accepts (schemas.ts); the widget sends the
+ * browser's own value, so this code stays out of the CDN file.
  */
 
 const PRIMARY = /^[A-Za-z]{2,3}$/;
