@@ -3,7 +3,10 @@
 # The halves run one after the other: both are CPU-bound on a 2-core machine (the node half
 # 222-257 s and the browser half 210-285 s; the whole command 449-550 s, on a machine where
 # `tsc --noEmit` takes 3.3-3.7 s and the same run varies by a fifth from hour to hour; 131 s,
-# 105 s and 245 s on one where it takes 2.6 s).
+# 105 s and 245 s on one where it takes 2.6 s; 250 s, 240 s and 490 s on one where it takes
+# 3.0 s). tsc says little about it: a quarter of the node half's CPU time is the kernel's, and
+# about half of that is handing out new memory pages to the test processes and their databases;
+# on the 490 s machine one such page cost about 7 µs (246,643 of them took 1.71 s of system time).
 # Side by side they took 12.5-14.7 minutes on such a machine against 4 + 7.7 one after the other
 # (the end-to-end suite then ran in the full browser, not the headless shell), and the starved
 # halves failed time limits that hold when each runs alone (two node files over 120 s; an
