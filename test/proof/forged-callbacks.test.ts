@@ -127,7 +127,9 @@ describe('forged callbacks and final redirects change nothing', () => {
     pair.sb.sandbox.faults.set('*', { errorRate: 1 });
     const capture = await merchant(pair.be.url, 'POST', `/v1/orders/${p.orderId}/capture`, {});
     pair.sb.sandbox.faults.clear();
-    assert.equal(capture.status, 502);
+    // Its answer is lost: 202 with the capture `unknown` (it may have happened, as far as we know).
+    assert.equal(capture.status, 202);
+    assert.equal(capture.body.operation.status, 'unknown');
     const before = await orderState(pair, p.orderId);
     assert.deepEqual(
       before.operations.map((o) => [o.kind, o.status]),

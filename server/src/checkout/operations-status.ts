@@ -12,6 +12,27 @@ import type { Context } from './context.js';
 import { isFinalStatus } from './payments/next-action.js';
 import { enqueueEvent } from './webhooks.js';
 
+/**
+ * The gateway may have acted but its answer was lost (a timeout, a 5xx, a dropped connection):
+ * the operation is `unknown` until a status says otherwise. Never sent again; the reconciler and
+ * reads ask the gateway.
+ */
+export async function markAnswerLost(
+  ctx: Context,
+  operation: MerchantOperation,
+  error: unknown,
+): Promise<MerchantOperation> {
+  ctx.logger.warn(
+    { err: error, operationId: operation.id, kind: operation.kind },
+    'the gateway may have acted but its answer was lost: unknown until a status says otherwise',
+  );
+  const moved = await ctx.store.operations.transition(operation.id, {
+    from: [operation.status],
+    to: 'unknown',
+  });
+  return moved.operation ?? operation;
+}
+
 export async function finalizeOperation(
   ctx: Context,
   operation: MerchantOperation,

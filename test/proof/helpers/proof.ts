@@ -123,6 +123,8 @@ export interface SandboxTx {
   clientOrderId: string;
   kind: string;
   status: string;
+  /** Where a two-step operation stands (a payout: `registered` until it is paid). */
+  phase?: string;
   amountMinor: number;
   currency: string;
   operations: { type: string; amountMinor: number; status: string }[];

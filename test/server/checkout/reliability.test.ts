@@ -107,6 +107,30 @@ describe('reliability', () => {
     }
   });
 
+  it("a 429 from a proxy in front of the gateway's status does not close an order as never sent", async () => {
+    const throttled: FetchLike = (url, init) =>
+      (url.includes('/api/v2/status/')
+        ? Promise.resolve(
+            new Response('{"message":"Too Many Requests"}', {
+              status: 429,
+              headers: { 'Content-Type': 'application/json' },
+            }),
+          )
+        : fetch(url, init as RequestInit)) as unknown as ReturnType<FetchLike>;
+    const be = await startBackend(sb, { gatewayFetch: throttled });
+    try {
+      const ghost = await createSession(be.url);
+      const claim = await be.store.sessions.claimForPayment(ghost.id, {});
+      assert.ok(claim.won);
+      const before = await be.store.orders.get(claim.order.id);
+      await be.checkout.reconcile(0);
+      // The status was throttled, not answered: the order waits for the next pass as it was.
+      assert.deepEqual(await be.store.orders.get(claim.order.id), before);
+    } finally {
+      await be.close();
+    }
+  });
+
   it('a restart in the middle of 3-D Secure loses nothing', async () => {
     const first = await startBackend(sb);
     const port = Number(new URL(first.url).port);

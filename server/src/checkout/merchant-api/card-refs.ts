@@ -103,7 +103,7 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
               client_orderid: order.clientOrderId,
               orderid: order.gatewayOrderId as string,
             }),
-          { follow: false },
+          { follow: false, lostAnswer: 'fail' },
         ));
       if (op.gatewayRef && op.status !== 'approved') {
         // The answer carried the reference: done, as a synchronous gateway does it.

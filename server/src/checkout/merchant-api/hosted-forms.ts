@@ -100,7 +100,7 @@ export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
               });
           }
         },
-        { follow: false },
+        { follow: false, lostAnswer: 'fail' },
       );
       if (typeof op.data.url !== 'string') {
         throw new HttpError(

@@ -10,7 +10,7 @@ import { GatewayError, type GatewayResult } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
-import { finalizeOperation } from '../operations-status.js';
+import { finalizeOperation, markAnswerLost } from '../operations-status.js';
 import { followUntilFinal, pollOperation } from '../payments/follow-operation.js';
 import { isFinalStatus } from '../payments/next-action.js';
 import { logRefusedUrl } from '../payments/refused-url.js';
@@ -24,12 +24,29 @@ export interface OperationInput {
   data?: Record<string, unknown>;
 }
 
+export interface RunOptions {
+  /** Follow its status briefly after the call (default true). */
+  follow?: boolean;
+  /** Its status once the gateway accepted the call (default `processing`). */
+  statusAfterCall?: string;
+  /**
+   * After a lost answer (a timeout, a 5xx, a dropped connection: the gateway may have acted) the
+   * operation is `unknown` either way. `answer` (the default) returns it, so the merchant gets
+   * 202 `unknown` and a retry under the same Idempotency-Key replays that answer instead of
+   * running again: a 502 would release the key, and the retry would move the money twice.
+   * `fail` throws, for a call whose answer the merchant needs to go on (a form address, a
+   * registration) and which moves no money.
+   */
+  lostAnswer?: 'answer' | 'fail';
+}
+
 export async function runOperation(
   ctx: Context,
   input: OperationInput,
   call: () => Promise<GatewayResult>,
-  options: { follow: boolean; statusAfterCall?: string } = { follow: true },
+  options: RunOptions = {},
 ): Promise<MerchantOperation> {
+  const { follow = true, statusAfterCall = 'processing', lostAnswer = 'answer' } = options;
   let operation: MerchantOperation;
   try {
     operation = await ctx.store.operations.create({
@@ -65,8 +82,9 @@ export async function runOperation(
         `The gateway refused the request: ${error.errorMessage ?? 'no reason given'}`,
       );
     }
-    await ctx.store.operations.transition(operation.id, { from: ['new'], to: 'unknown' });
-    throw error;
+    const lost = await markAnswerLost(ctx, operation, error);
+    if (lostAnswer === 'fail') throw error;
+    return lost;
   }
   const gatewayRef =
     result.cardRefId ??
@@ -81,7 +99,7 @@ export async function runOperation(
   }
   const moved = await ctx.store.operations.transition(operation.id, {
     from: ['new'],
-    to: options.statusAfterCall ?? 'processing',
+    to: statusAfterCall,
     patch: {
       gatewayOrderId: result.orderId ?? null,
       gatewayRef,
@@ -95,7 +113,7 @@ export async function runOperation(
       errorCode: result.errorCode,
     });
   }
-  return options.follow ? followOperation(ctx, operation, ctx.timing.operationFollowMs) : operation;
+  return follow ? followOperation(ctx, operation, ctx.timing.operationFollowMs) : operation;
 }
 
 export function followOperation(

@@ -5,10 +5,10 @@ import { toMinorUnits } from '../../signing/index.js';
 import type { Context } from '../context.js';
 import { inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
-import { finalizeOperation } from '../operations-status.js';
-import { pollOperation } from '../payments/follow-operation.js';
+import { finalizeOperation, markAnswerLost } from '../operations-status.js';
+import { followUntilFinal, pollPayout } from '../payments/follow-operation.js';
 import { callbackUrl } from '../payments/pay.js';
-import { answerStatus, followOperation, runOperation } from './operation-runner.js';
+import { answerStatus, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
 import {
@@ -112,7 +112,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
             ...(body.phone ? { phone: body.phone } : {}),
             server_callback_url: callbackUrl(ctx),
           }),
-        { follow: false, statusAfterCall: 'registered' },
+        { follow: false, statusAfterCall: 'registered', lostAnswer: 'fail' },
       );
       res.status(201).json(operationView(op));
     },
@@ -165,9 +165,16 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
             `The gateway refused the payout: ${error.errorMessage ?? 'no reason given'}`,
           );
         }
-        throw error;
+        // It may have been paid: 202 `unknown`, never a second /pay (runOperation says why).
+        res.status(202).json(operationView(await markAnswerLost(ctx, claimed.operation, error)));
+        return;
       }
-      const settled = await followOperation(ctx, claimed.operation, ctx.timing.operationFollowMs);
+      const settled = await followUntilFinal(
+        ctx,
+        claimed.operation,
+        ctx.timing.operationFollowMs,
+        pollPayout,
+      );
       res.status(answerStatus(settled)).json(operationView(settled));
     },
   );
@@ -188,8 +195,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
     async ({ params }, _req, res) => {
       const op = await ctx.store.operations.getByClientId('payout', params.payoutId ?? '');
       if (!op) throw notFound(`payout ${params.payoutId}`);
-      // A checked payout waits for /pay, not for the gateway: nothing to ask it yet.
-      res.json(operationView(op.status === 'registered' ? op : await pollOperation(ctx, op)));
+      res.json(operationView(await pollPayout(ctx, op)));
     },
   );
 }

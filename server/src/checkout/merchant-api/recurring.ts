@@ -49,7 +49,7 @@ export function recurringRoutes(ctx: Context, routes: RouteTable): void {
             ...(body.description ? { comment: body.description } : {}),
             server_callback_url: callbackUrl(ctx),
           }),
-        { follow: false },
+        { follow: false, lostAnswer: 'fail' },
       );
       res.status(201).json(operationView(op));
     },

@@ -19,25 +19,33 @@ export interface PollOptions {
   transactionType?: string;
 }
 
-/** Asks the gateway for the operation's status once and applies a final one. */
+/**
+ * Asks the gateway for the operation's status once and applies a final one. An operation whose
+ * answer was lost has no gateway order id: it is asked by client_orderid alone (the spec's
+ * status takes client_orderid when orderid is unavailable), and what the answer says counts only
+ * with the operation's own amount and currency; the order id it names is kept. Before the call
+ * has answered (`new`) there is nothing to ask.
+ */
 export async function pollOperation(
   ctx: Context,
   operation: MerchantOperation,
   options: PollOptions = {},
 ): Promise<MerchantOperation> {
-  if (isFinalStatus(operation.status) || !operation.gatewayOrderId) return operation;
+  if (isFinalStatus(operation.status)) return operation;
+  const { gatewayOrderId } = operation;
+  if (!gatewayOrderId && operation.status !== 'unknown') return operation;
   try {
     const status = await inScope(ctx, { operationId: operation.id }, () =>
       ctx.gateway.status({
         client_orderid: options.clientOrderId ?? operation.clientId,
-        orderid: operation.gatewayOrderId as string,
+        ...(gatewayOrderId ? { orderid: gatewayOrderId } : {}),
       }),
     );
     if (options.transactionType !== undefined && status.transactionType !== options.transactionType)
       return operation;
     const mismatch = statusMismatch(status, {
-      gatewayOrderId: operation.gatewayOrderId,
-      ...(options.transactionType !== undefined
+      gatewayOrderId,
+      ...(options.transactionType !== undefined || !gatewayOrderId
         ? { amountMinor: operation.amountMinor, currency: operation.currency }
         : {}),
     });
@@ -48,8 +56,12 @@ export async function pollOperation(
       );
       return operation;
     }
-    if (!isFinalStatus(status.status)) return operation;
-    return await finalizeOperation(ctx, operation, status.status, {
+    const known =
+      gatewayOrderId || !status.orderId
+        ? operation
+        : await learnOrderId(ctx, operation, status.orderId);
+    if (!isFinalStatus(status.status)) return known;
+    return await finalizeOperation(ctx, known, status.status, {
       reason: status.errorMessage,
       errorCode: status.errorCode,
     });
@@ -57,6 +69,34 @@ export async function pollOperation(
     ctx.logger.warn({ err: error, operationId: operation.id }, 'operation status poll failed');
     return operation;
   }
+}
+
+/** The gateway's order id of an operation whose answer was lost, from a status answer. */
+async function learnOrderId(
+  ctx: Context,
+  operation: MerchantOperation,
+  gatewayOrderId: string,
+): Promise<MerchantOperation> {
+  const moved = await ctx.store.operations.transition(operation.id, {
+    from: [operation.status],
+    to: operation.status,
+    patch: { gatewayOrderId },
+  });
+  return moved.operation ?? operation;
+}
+
+/**
+ * A payout's status poll. A two-step payout shares its transaction with the check that
+ * registered it, whose status (`payout-check`, approved) says nothing about the payment: only a
+ * status of the payout itself counts. A registered payout waits for /pay, not for the gateway.
+ */
+export function pollPayout(ctx: Context, operation: MerchantOperation): Promise<MerchantOperation> {
+  if (operation.status === 'registered') return Promise.resolve(operation);
+  return pollOperation(
+    ctx,
+    operation,
+    operation.data.step === 'checked' ? { transactionType: 'payout' } : {},
+  );
 }
 
 /**

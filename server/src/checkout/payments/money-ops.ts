@@ -11,7 +11,7 @@ import { fromMinorUnits } from '../../signing/index.js';
 import type { MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { conflict, HttpError, notFound } from '../errors.js';
-import { finalizeOperation } from '../operations-status.js';
+import { finalizeOperation, markAnswerLost } from '../operations-status.js';
 import { followUntilFinal, pollOperation } from './follow-operation.js';
 
 export type MoneyOpKind = 'capture' | 'void' | 'return';
@@ -152,9 +152,10 @@ export async function runMoneyOp(
       });
       throw conflict(`The gateway refused the ${kind}: ${error.errorMessage ?? 'no reason given'}`);
     }
-    // Unknown outcome: keep the operation pending; the reconciler asks the gateway.
-    await ctx.store.operations.transition(operation.id, { from: ['new'], to: 'unknown' });
-    throw error;
+    // Unknown outcome: the operation stays pending and the reconciler asks the gateway. It is
+    // answered (202 `unknown`), not thrown: a 502 would release the Idempotency-Key, and the
+    // merchant's retry would move the money a second time.
+    return { order, operation: await markAnswerLost(ctx, operation, error) };
   }
   const moved = await ctx.store.operations.transition(operation.id, {
     from: ['new'],

@@ -6,19 +6,23 @@
  * closed as `error`, since its sale never arrived.
  */
 import { GatewayError } from '../../gateway/index.js';
-import type { Order } from '../../store/index.js';
+import type { MerchantOperation, MerchantOperationKind, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { applyStatus, finalizeOrder } from './apply-status.js';
 import { askOrderStatus } from './follow.js';
+import { pollOperation, pollPayout } from './follow-operation.js';
 import { pollMoneyOp } from './money-ops.js';
 
 async function reconcileOrder(ctx: Context, order: Order): Promise<void> {
   try {
     await applyStatus(ctx, order, await askOrderStatus(ctx, order));
   } catch (error) {
+    // Only the gateway's own validation-error says it has no such transaction: a 4xx with some
+    // other body (a proxy's 429 or 404) says nothing about the sale, which may have gone through.
     if (
       error instanceof GatewayError &&
       error.code === 'gateway-validation' &&
+      error.responseType === 'validation-error' &&
       !order.gatewayOrderId
     ) {
       ctx.logger.warn(
@@ -35,6 +39,25 @@ async function reconcileOrder(ctx: Context, order: Order): Promise<void> {
   }
 }
 
+/**
+ * The operations that move money, each asked the way its kind needs. A rebill, payout or
+ * transfer whose answer was lost is found by its client_orderid (pollOperation); without this a
+ * merchant would see it `unknown` for ever and might send it again under a new id.
+ */
+const POLL_BY_KIND: Partial<
+  Record<
+    MerchantOperationKind,
+    (ctx: Context, operation: MerchantOperation) => Promise<MerchantOperation>
+  >
+> = {
+  capture: pollMoneyOp,
+  void: pollMoneyOp,
+  return: pollMoneyOp,
+  rebill: pollOperation,
+  transfer: pollOperation,
+  payout: pollPayout,
+};
+
 /** One pass over what is due; answers how many items were looked at. */
 export async function reconcileOnce(
   ctx: Context,
@@ -47,8 +70,11 @@ export async function reconcileOnce(
   }
   const operations = await ctx.store.operations.needingReconciliation({
     olderThanSeconds,
-    kinds: ['capture', 'void', 'return'],
+    kinds: Object.keys(POLL_BY_KIND) as MerchantOperationKind[],
   });
-  for (const operation of operations) await pollMoneyOp(ctx, operation);
+  for (const operation of operations) {
+    if (ctx.closing()) break;
+    await POLL_BY_KIND[operation.kind]?.(ctx, operation);
+  }
   return orders.length + operations.length;
 }

@@ -1,0 +1,188 @@
+/**
+ * Lost answers of money operations: the gateway acted (or may have), and its answer never came
+ * back. The sandbox's `drop` fault commits the operation and then closes the connection; its `5xx`
+ * fault answers 500 before it changes anything. For each, what the gateway holds is read from the
+ * sandbox's own tables: a merchant's retry under the same Idempotency-Key must not move money
+ * twice, an answer lost before the gateway learnt the operation's id must still be found, and the
+ * status of an earlier step of the same transaction must not be taken for the operation's own.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import {
+  createSession,
+  faultPlan,
+  merchant,
+  type Pair,
+  Shopper,
+  sandboxTransactions,
+  startPair,
+  uniqueOrderId,
+  waitFor,
+} from './helpers/proof.js';
+
+const faults = faultPlan();
+const APPROVED = { pan: '4000000000000002' };
+
+describe('lost answers of money operations', () => {
+  let pair: Pair;
+  before(async () => {
+    pair = await startPair({}, { gatewayFetch: faults.fetch });
+  });
+  afterEach(() => faults.clear());
+  after(async () => {
+    await pair.close();
+  });
+
+  /** An approved 10.00 sale, paid through the widget API. */
+  async function paidSale(): Promise<string> {
+    const session = await createSession(pair.be.url, { intent: 'sale', amount: '10.00' });
+    const final = await new Shopper(pair.be.url, session.token).complete(APPROVED);
+    assert.equal(final.order.status, 'approved');
+    return session.orderId;
+  }
+
+  /** The one transaction the sandbox holds for a client_orderid. */
+  async function gatewayTx(clientOrderId: string) {
+    const txs = await sandboxTransactions(pair.sb, clientOrderId);
+    assert.equal(txs.length, 1, JSON.stringify(txs));
+    return txs[0] as (typeof txs)[number];
+  }
+
+  it('a return whose answer is lost answers 202 unknown; a retry with its key replays it, one refund', async () => {
+    const orderId = await paidSale();
+    const key = `refund-${orderId}`;
+    faults.inject('/api/v2/return/', 'drop');
+    const first = await merchant(
+      pair.be.url,
+      'POST',
+      `/v1/orders/${orderId}/return`,
+      { amount: '2.00' },
+      { 'Idempotency-Key': key },
+    );
+    assert.equal(first.status, 202, JSON.stringify(first.body));
+    assert.equal(first.body.operation.status, 'unknown');
+    assert.equal(faults.remaining('/api/v2/return/'), 0);
+
+    // The reconciler learns that the return went through...
+    await waitFor(`${orderId} returned by the reconciler`, async () => {
+      await pair.be.checkout.reconcile(0);
+      const { body } = await merchant(pair.be.url, 'GET', `/v1/orders/${orderId}`);
+      return body.returnedAmount === '2.00';
+    });
+    // ...and the merchant's retry, after it, is the first answer again: nothing is sent.
+    const retry = await merchant(
+      pair.be.url,
+      'POST',
+      `/v1/orders/${orderId}/return`,
+      { amount: '2.00' },
+      { 'Idempotency-Key': key },
+    );
+    assert.equal(retry.status, 202);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+    assert.equal(retry.body.operation.id, first.body.operation.id);
+
+    const tx = await gatewayTx(orderId);
+    assert.deepEqual(
+      tx.operations.filter((o) => o.type === 'return').map((o) => [o.amountMinor, o.status]),
+      [[200, 'approved']],
+    );
+  });
+
+  it('a one-step payout whose answer is lost is found by its client_orderid: on read, and by the reconciler', async () => {
+    for (const find of ['read', 'reconciler'] as const) {
+      const orderId = uniqueOrderId(`po-${find}`);
+      faults.inject('/api/v2/payout/', 'drop');
+      const sent = await merchant(pair.be.url, 'POST', '/v1/payouts', {
+        orderId,
+        amount: '20.00',
+        currency: 'EUR',
+        card: { number: '4000000000000002', holder: 'John Smith' },
+      });
+      assert.equal(sent.status, 202, JSON.stringify(sent.body));
+      assert.equal(sent.body.status, 'unknown');
+      assert.equal(sent.body.gatewayOrderId ?? null, null);
+
+      // The sandbox settles a payout a moment after it answers: asked again until it has.
+      const read = await waitFor(`${orderId} approved by ${find}`, async () => {
+        if (find === 'reconciler') await pair.be.checkout.reconcile(0);
+        const { body } = await merchant(pair.be.url, 'GET', `/v1/payouts/${orderId}`);
+        return body.status === 'approved' && body;
+      });
+      const tx = await gatewayTx(orderId);
+      assert.equal(tx.status, 'approved');
+      assert.equal(read.gatewayOrderId, tx.orderid, find);
+    }
+  });
+
+  it('a two-step payout whose pay fails before the gateway acted is not read as paid from its check', async () => {
+    const orderId = uniqueOrderId('po2');
+    const check = await merchant(pair.be.url, 'POST', '/v1/payouts/check', {
+      orderId,
+      amount: '15.00',
+      currency: 'EUR',
+      cardNumber: '4000000000000002',
+    });
+    assert.equal(check.status, 201, JSON.stringify(check.body));
+    faults.inject('/api/v4/payout-pay/', '5xx');
+    const pay = await merchant(pair.be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
+    assert.equal(pay.status, 202, JSON.stringify(pay.body));
+    assert.equal(pay.body.status, 'unknown');
+
+    // The gateway's status is still the check's (approved): neither a read nor the reconciler
+    // takes it for the payout's.
+    await pair.be.checkout.reconcile(0);
+    const read = await merchant(pair.be.url, 'GET', `/v1/payouts/${orderId}`);
+    assert.equal(read.body.status, 'unknown');
+    const tx = await gatewayTx(orderId);
+    assert.equal(tx.phase, 'registered', JSON.stringify(tx));
+    assert.deepEqual(
+      tx.operations.map((o) => o.type),
+      ['payout-check'],
+    );
+  });
+
+  it('a two-step payout whose pay answer is lost after it was paid is read as approved', async () => {
+    const orderId = uniqueOrderId('po2-paid');
+    await merchant(pair.be.url, 'POST', '/v1/payouts/check', {
+      orderId,
+      amount: '15.00',
+      currency: 'EUR',
+      cardNumber: '4000000000000002',
+    });
+    faults.inject('/api/v4/payout-pay/', 'drop');
+    const pay = await merchant(pair.be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
+    assert.equal(pay.status, 202, JSON.stringify(pay.body));
+    assert.equal(pay.body.status, 'unknown');
+    await waitFor(`${orderId} read as approved`, async () => {
+      const { body } = await merchant(pair.be.url, 'GET', `/v1/payouts/${orderId}`);
+      return body.status === 'approved';
+    });
+    const again = await merchant(pair.be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
+    assert.equal(again.status, 409);
+  });
+
+  it('a rebill whose answer is lost is resolved by the reconciler, and its orderId cannot charge again', async () => {
+    const orderId = await paidSale();
+    const ref = await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/card-ref`, {});
+    assert.equal(ref.status, 201, JSON.stringify(ref.body));
+    const rebillId = uniqueOrderId('rebill');
+    const body = {
+      orderId: rebillId,
+      cardRefId: ref.body.cardRefId,
+      amount: '5.00',
+      currency: 'EUR',
+    };
+    faults.inject('/api/v2/make-rebill/', 'drop');
+    const sent = await merchant(pair.be.url, 'POST', '/v1/rebills', body);
+    assert.equal(sent.status, 202, JSON.stringify(sent.body));
+    assert.equal(sent.body.status, 'unknown');
+    await waitFor(`${rebillId} approved by the reconciler`, async () => {
+      await pair.be.checkout.reconcile(0);
+      const { body } = await merchant(pair.be.url, 'GET', `/v1/rebills/${rebillId}`);
+      return body.status === 'approved';
+    });
+    assert.equal((await merchant(pair.be.url, 'POST', '/v1/rebills', body)).status, 409);
+    const tx = await gatewayTx(rebillId);
+    assert.equal(tx.status, 'approved');
+  });
+});
