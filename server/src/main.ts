@@ -55,11 +55,13 @@ export async function start(
   stopping: Stopping,
   options: { fresh?: boolean } = {},
 ): Promise<Started> {
-  // The sandbox alone reads the merchant variables as its merchant, not as a gateway to call.
+  // The sandbox alone reads the merchant variables as its merchant, not as a gateway to call,
+  // and calls no gateway: one .env shared with the backend (GATEWAY_URL set) must start it too.
   const config = parseServerConfig(
     command === 'sandbox'
       ? {
           ...env,
+          GATEWAY_URL: undefined,
           ENDPOINT_ID: undefined,
           MERCHANT_LOGIN: undefined,
           MERCHANT_CONTROL_KEY: undefined,

@@ -17,11 +17,13 @@ describe('main', () => {
     try {
       const dataDir = join(root, 'new', 'folder');
       // A configured merchant: no dev key pair is written, so nothing else makes the folder.
+      // GATEWAY_URL too, as in a .env shared with the backend: the sandbox calls no gateway.
       const started = await start(
         'sandbox',
         {
           DATA_DIR: dataDir,
           SANDBOX_PORT: '0',
+          GATEWAY_URL: 'https://gateway.example/paynet',
           ENDPOINT_ID: '42',
           MERCHANT_LOGIN: 'shop',
           MERCHANT_CONTROL_KEY: 'control-key-of-shop',
