@@ -3,7 +3,9 @@
  * same body gets the first answer verbatim (and moves no money); the same key with another body
  * is refused (422); a repeat while the first still runs waits for it a little, then gets 409.
  * Answers of 5xx are not kept, so a retry after a crash runs again (the state checks and the
- * gateway's own client_orderid uniqueness still stop a double charge).
+ * gateway's own client_orderid uniqueness still stop a double charge). A gateway answer lost
+ * after the request left is not a 5xx: the operation is answered 202 `unknown` and kept, since
+ * the gateway may have acted (operation-runner.ts).
  */
 import { createHmac } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';

@@ -122,7 +122,11 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
         body: kind === 'void' ? EmptyBody : PartialAmountBody,
         responses: {
           200: { description: 'The operation reached a final status', schema: MoneyOpResult },
-          202: { description: 'Sent; the gateway has not finished it yet', schema: MoneyOpResult },
+          202: {
+            description:
+              'Sent; the gateway has not finished it yet, or its answer was lost (operation `unknown`: do not send it again)',
+            schema: MoneyOpResult,
+          },
           400: {
             description:
               "Invalid body: `amount` zero or with more decimals than the order's currency",

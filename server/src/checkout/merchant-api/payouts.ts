@@ -21,7 +21,10 @@ import {
 
 const RESPONSES = {
   200: { description: 'Final status reached', schema: Operation },
-  202: { description: 'Sent; still processing', schema: Operation },
+  202: {
+    description: 'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
+    schema: Operation,
+  },
   409: { description: 'orderId already used, or the state forbids it', schema: ErrorResponse },
   422: { description: 'Refused by the gateway', schema: ErrorResponse },
 };

@@ -17,7 +17,11 @@ export function transferRoutes(ctx: Context, routes: RouteTable): void {
       body: CreateTransferBody,
       responses: {
         200: { description: 'Final status reached', schema: Operation },
-        202: { description: 'Sent; still processing', schema: Operation },
+        202: {
+          description:
+            'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
+          schema: Operation,
+        },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },

@@ -19,7 +19,11 @@ export function verificationRoutes(ctx: Context, routes: RouteTable): void {
       body: CreateVerificationBody,
       responses: {
         200: { description: 'Final status reached', schema: Operation },
-        202: { description: 'Sent; still processing', schema: Operation },
+        202: {
+          description:
+            'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
+          schema: Operation,
+        },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
