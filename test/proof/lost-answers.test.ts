@@ -88,6 +88,32 @@ describe('lost answers of money operations', () => {
     );
   });
 
+  it('a lost return equal to an earlier one is not taken as approved from that one: it stays unknown', async () => {
+    const orderId = await paidSale();
+    const first = await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/return`, {
+      amount: '2.00',
+    });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    // The second, of the same amount, never reaches the gateway (500 before anything changes);
+    // the order's status still describes the first: a return of 2.00, approved.
+    faults.inject('/api/v2/return/', '5xx');
+    const second = await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/return`, {
+      amount: '2.00',
+    });
+    assert.equal(second.status, 202, JSON.stringify(second.body));
+    await pair.be.checkout.reconcile(0);
+    await pair.be.checkout.reconcile(0);
+    const order = await merchant(pair.be.url, 'GET', `/v1/orders/${orderId}`);
+    assert.equal(order.body.returnedAmount, '2.00');
+    const op = await pair.store.operations.get(second.body.operation.id);
+    assert.equal(op?.status, 'unknown');
+    const tx = await gatewayTx(orderId);
+    assert.deepEqual(
+      tx.operations.filter((o) => o.type === 'return').map((o) => o.amountMinor),
+      [200],
+    );
+  });
+
   it('a one-step payout whose answer is lost is found by its client_orderid: on read, and by the reconciler', async () => {
     for (const find of ['read', 'reconciler'] as const) {
       const orderId = uniqueOrderId(`po-${find}`);

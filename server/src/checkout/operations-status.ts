@@ -47,8 +47,8 @@ export async function finalizeOperation(
     });
     return moved.operation ?? operation;
   }
-  // The move to final and its effect on the order commit together: a capture, void or return
-  // being reserved on the same order (money-ops.ts) sees both or neither.
+  // The move to final, its effect on the order and its webhook commit together: a capture, void
+  // or return being reserved on the same order (money-ops.ts) sees both or neither.
   const moved = await ctx.store.transaction(async (tx) => {
     const write = await tx.operations.transition(operation.id, {
       from: PENDING_OPERATION_STATUSES,
@@ -61,19 +61,19 @@ export async function finalizeOperation(
         },
       },
     });
-    if (write.won && write.operation && status === 'approved') {
-      await recordOnOrder(tx, write.operation);
+    if (write.won && write.operation) {
+      if (status === 'approved') await recordOnOrder(tx, write.operation);
+      // In the same transaction: a crash after the commit still has the event queued.
+      await enqueueEvent(
+        ctx,
+        `${operation.kind}.${status}`,
+        { operationId: operation.id, clientId: operation.clientId, status },
+        null,
+        tx,
+      );
     }
     return write;
   });
-  if (moved.won && moved.operation) {
-    await enqueueEvent(
-      ctx,
-      `${operation.kind}.${status}`,
-      { operationId: operation.id, clientId: operation.clientId, status },
-      null,
-    );
-  }
   return moved.operation ?? operation;
 }
 

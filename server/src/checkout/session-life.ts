@@ -18,26 +18,42 @@ import { enqueueOrderWebhook } from './webhooks.js';
 /** How many due sessions one sweep expires; the next sweep takes the rest. */
 const SWEEP_BATCH = 100;
 
-/** The webhook and the log line of a session this caller ended (`won`); nothing otherwise. */
-async function announce(ctx: Context, write: ExpiryWrite): Promise<void> {
+/**
+ * The webhook (unless `queued` with the expiry already) and the log line of a session this caller
+ * ended (`won`); nothing otherwise.
+ */
+async function announce(
+  ctx: Context,
+  write: ExpiryWrite,
+  { queued = false } = {},
+): Promise<void> {
   if (!write.won || !write.session) return;
   ctx.logger.info(
     { sessionId: write.session.id, orderId: write.order?.id },
     'checkout session ended unpaid',
   );
   if (write.order?.status !== 'expired') return;
-  await enqueueOrderWebhook(ctx, write.order);
+  if (!queued) await enqueueOrderWebhook(ctx, write.order);
   notifyOrder(ctx, write.order.id);
 }
 
-/** Ends an open session unpaid: `dueOnly`, only one past its expiry. */
+/**
+ * Ends an open session unpaid: `dueOnly`, only one past its expiry. Its `order.expired` event is
+ * queued in the same transaction, so a crash cannot leave the order expired and the merchant
+ * never told.
+ */
 export async function expireSession(
   ctx: Context,
   sessionId: string,
   options: { dueOnly: boolean },
 ): Promise<ExpiryWrite> {
-  const write = await ctx.store.sessions.expire(sessionId, options);
-  await announce(ctx, write);
+  const write = await ctx.store.transaction(async (tx) => {
+    const ended = await tx.sessions.expire(sessionId, options);
+    if (ended.won && ended.order?.status === 'expired')
+      await enqueueOrderWebhook(ctx, ended.order, tx);
+    return ended;
+  });
+  await announce(ctx, write, { queued: true });
   return write;
 }
 

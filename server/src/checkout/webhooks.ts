@@ -5,7 +5,7 @@
  * `for update skip locked` and a lease, so several instances never post one event together.
  */
 import { randomUUID } from 'node:crypto';
-import type { MerchantWebhook, Order } from '../store/index.js';
+import type { CheckoutRepositories, MerchantWebhook, Order } from '../store/index.js';
 import type { Context } from './context.js';
 import { merchantOrderView } from './payments/views.js';
 import { SIGNATURE_HEADER, signWebhook } from './webhook-signature.js';
@@ -17,10 +17,26 @@ export interface WebhookEvent {
   data: Record<string, unknown>;
 }
 
-/** Queues `order.<status>` when a webhook URL is configured; a no-op otherwise. */
-export async function enqueueOrderWebhook(ctx: Context, order: Order): Promise<void> {
+/** Where an event is queued: the store, or the transaction that makes the status change. */
+type Outbox = Pick<CheckoutRepositories, 'webhooks'>;
+
+/**
+ * Queues `order.<status>` when a webhook URL is configured; a no-op otherwise. `outbox`: the
+ * transaction of the status change, so that the change and its event commit together.
+ */
+export async function enqueueOrderWebhook(
+  ctx: Context,
+  order: Order,
+  outbox: Outbox = ctx.store,
+): Promise<void> {
   if (!ctx.config.webhook) return;
-  await enqueueEvent(ctx, `order.${order.status}`, { order: merchantOrderView(order) }, order.id);
+  await enqueueEvent(
+    ctx,
+    `order.${order.status}`,
+    { order: merchantOrderView(order) },
+    order.id,
+    outbox,
+  );
 }
 
 export async function enqueueEvent(
@@ -28,10 +44,11 @@ export async function enqueueEvent(
   type: string,
   data: Record<string, unknown>,
   orderId: string | null,
+  outbox: Outbox = ctx.store,
 ): Promise<void> {
   if (!ctx.config.webhook) return;
   const event: WebhookEvent = { id: randomUUID(), type, createdAt: new Date().toISOString(), data };
-  await ctx.store.webhooks.enqueue({ event: type, payload: { ...event }, orderId });
+  await outbox.webhooks.enqueue({ event: type, payload: { ...event }, orderId });
 }
 
 async function deliver(ctx: Context, row: MerchantWebhook, fetchImpl: typeof fetch): Promise<void> {

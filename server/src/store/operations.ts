@@ -161,6 +161,28 @@ export function createOperationRepository(q: Executor) {
         [orderRowId, [...MONEY_OPERATION_KINDS], [...PENDING_OPERATION_STATUSES]],
       ),
 
+    /**
+     * Whether an earlier operation of the same order, kind and amount has reached a final status:
+     * a status answer asked by the order cannot then tell which of the two it describes.
+     */
+    async hasFinalTwin(operation: MerchantOperation): Promise<boolean> {
+      const { rows } = await q.query(
+        `select 1 from merchant_operations
+          where data->>'orderRowId' = $1 and kind = $2 and amount_minor = $3
+            and status <> all($4::text[])
+            and seq < (select seq from merchant_operations where id = $5)
+          limit 1`,
+        [
+          String(operation.data.orderRowId ?? ''),
+          operation.kind,
+          operation.amountMinor,
+          [...PENDING_OPERATION_STATUSES],
+          operation.id,
+        ],
+      );
+      return rows.length > 0;
+    },
+
     /** Pending operations of these kinds untouched for `olderThanSeconds`, oldest first. */
     async needingReconciliation(options: {
       olderThanSeconds: number;

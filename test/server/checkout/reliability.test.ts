@@ -196,6 +196,43 @@ describe('reliability', () => {
     }
   });
 
+  it('a final status and its webhook commit together: a refused event leaves the order pending', async () => {
+    const be: Backend = await startBackend(sb, {
+      config: { webhook: { url: 'http://127.0.0.1:9/hooks', secret: 'webhook-secret-0123456789' } },
+    });
+    try {
+      // An order whose sale never left: the reconciler closes it as error...
+      const ghost = await createSession(be.url);
+      const claim = await be.store.sessions.claimForPayment(ghost.id, {});
+      assert.ok(claim.won);
+      // ...while the outbox refuses every event (a full disk, a lost connection mid-write).
+      await be.store.db.query(
+        `create function refuse_event() returns trigger language plpgsql as
+           $$ begin raise exception 'the outbox is down'; end $$`,
+      );
+      await be.store.db.query(
+        `create trigger refuse_event before insert on merchant_webhooks
+           for each row execute function refuse_event()`,
+      );
+      await be.checkout.reconcile(0);
+      assert.equal((await be.store.orders.get(claim.order.id))?.status, 'new');
+      assert.equal((await be.store.sessions.get(ghost.id))?.state, 'paying');
+      assert.deepEqual(await be.store.webhooks.forOrder(claim.order.id), []);
+
+      await be.store.db.query('drop trigger refuse_event on merchant_webhooks');
+      await be.checkout.reconcile(0);
+      assert.equal((await be.store.orders.get(claim.order.id))?.status, 'error');
+      assert.equal((await be.store.sessions.get(ghost.id))?.state, 'completed');
+      const events = await be.store.webhooks.forOrder(claim.order.id);
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['order.error'],
+      );
+    } finally {
+      await be.close();
+    }
+  });
+
   it('posts a signed webhook on every final status, retrying with backoff', async () => {
     const received: { body: string; signature: string | undefined }[] = [];
     let failuresLeft = 2;

@@ -111,5 +111,37 @@ for (const engine of engines()) {
         [],
       );
     });
+
+    test('hasFinalTwin: an earlier final operation of the same order, kind and amount', async () => {
+      const op = (
+        clientId: string,
+        kind: 'return' | 'capture',
+        amountMinor: number,
+        orderRowId = 'order-twin',
+      ) =>
+        store.operations.create({
+          kind,
+          clientId,
+          amountMinor,
+          currency: 'EUR',
+          data: { orderRowId },
+        });
+      const settle = (id: string, to: string) =>
+        store.operations.transition(id, { from: ['new'], to });
+      const first = await op('twin-r1', 'return', 200);
+      const second = await op('twin-r2', 'return', 200);
+      // The first still pending: nothing final to mistake the second for.
+      assert.equal(await store.operations.hasFinalTwin(second), false);
+      await settle(first.id, 'approved');
+      assert.equal(await store.operations.hasFinalTwin(second), true);
+      // Only an earlier one counts, and only with the same kind, amount and order.
+      assert.equal(await store.operations.hasFinalTwin(first), false);
+      for (const other of [
+        await op('twin-r3', 'return', 300),
+        await op('twin-c1', 'capture', 200),
+        await op('twin-r4', 'return', 200, 'order-other'),
+      ])
+        assert.equal(await store.operations.hasFinalTwin(other), false, other.clientId);
+    });
   });
 }

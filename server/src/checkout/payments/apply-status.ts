@@ -43,41 +43,49 @@ export interface FinalFacts {
   errorCode?: string | undefined;
 }
 
-/** Moves a pending order to a final status; false when another writer got there first. */
+/**
+ * Moves a pending order to a final status; the order as it stands when another writer got there
+ * first. The move, its session's completion and its webhook commit together: a crash or a failed
+ * write in between leaves the order pending, and the next status poll or reconciler pass does it
+ * all again, never half.
+ */
 export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFacts): Promise<Order> {
   const flow = readFlow(order);
-  const write = await ctx.store.orders.transition(order.id, {
-    from: PENDING_ORDER_STATUSES,
-    to: facts.status,
-    patch: {
-      // Final: nothing is waiting on a lost upload any more.
-      nextAction: writeFlow({ ...flow, next: { action: 'final' }, sent: undefined }),
-      ...(facts.gatewayOrderId && !order.gatewayOrderId
-        ? { gatewayOrderId: facts.gatewayOrderId }
-        : {}),
-      // An earlier "not answered yet" note must not outlive the answer.
-      reason: facts.reason ? facts.reason.slice(0, 500) : null,
-      errorCode: facts.errorCode ? facts.errorCode.slice(0, 50) : null,
-    },
+  const write = await ctx.store.transaction(async (tx) => {
+    const moved = await tx.orders.transition(order.id, {
+      from: PENDING_ORDER_STATUSES,
+      to: facts.status,
+      patch: {
+        // Final: nothing is waiting on a lost upload any more.
+        nextAction: writeFlow({ ...flow, next: { action: 'final' }, sent: undefined }),
+        ...(facts.gatewayOrderId && !order.gatewayOrderId
+          ? { gatewayOrderId: facts.gatewayOrderId }
+          : {}),
+        // An earlier "not answered yet" note must not outlive the answer.
+        reason: facts.reason ? facts.reason.slice(0, 500) : null,
+        errorCode: facts.errorCode ? facts.errorCode.slice(0, 50) : null,
+      },
+    });
+    if (moved.won && moved.order) {
+      if (moved.order.sessionId) {
+        await tx.sessions.transition(moved.order.sessionId, {
+          from: ['open', 'paying'],
+          to: 'completed',
+        });
+      }
+      await enqueueOrderWebhook(ctx, moved.order, tx);
+    }
+    return moved;
   });
   if (!write.order) return order;
-  if (write.won) await onFinal(ctx, write.order);
-  return write.order;
-}
-
-async function onFinal(ctx: Context, order: Order): Promise<void> {
-  ctx.logger.info(
-    { orderId: order.id, clientOrderId: order.clientOrderId, status: order.status },
-    'order reached a final status',
-  );
-  if (order.sessionId) {
-    await ctx.store.sessions.transition(order.sessionId, {
-      from: ['open', 'paying'],
-      to: 'completed',
-    });
+  if (write.won) {
+    ctx.logger.info(
+      { orderId: order.id, clientOrderId: order.clientOrderId, status: write.order.status },
+      'order reached a final status',
+    );
+    notifyOrder(ctx, order.id);
   }
-  await enqueueOrderWebhook(ctx, order);
-  notifyOrder(ctx, order.id);
+  return write.order;
 }
 
 /**

@@ -178,11 +178,24 @@ export function followMoneyOp(
   return followUntilFinal(ctx, operation, waitMs, pollMoneyOp);
 }
 
-/** One status poll of a money movement: asked by the order's id, counted only for its own type. */
-export function pollMoneyOp(
+/**
+ * One status poll of a money movement: asked by the order's id, counted only for its own type.
+ * One whose answer was lost, on an order where an earlier movement of the same kind and amount
+ * is final, is not asked: the answer would describe either, and taking the earlier one's
+ * `approved` for it would record a refund nobody made. It stays `unknown` for a person to check
+ * at the gateway (README, "lost answers").
+ */
+export async function pollMoneyOp(
   ctx: Context,
   operation: MerchantOperation,
 ): Promise<MerchantOperation> {
+  if (operation.status === 'unknown' && (await ctx.store.operations.hasFinalTwin(operation))) {
+    ctx.logger.error(
+      { operationId: operation.id, kind: operation.kind, orderId: operation.data.orderId },
+      'a lost answer that the order status cannot tell from an earlier twin: check it at the gateway',
+    );
+    return operation;
+  }
   return pollOperation(ctx, operation, {
     clientOrderId: String(operation.data.orderId ?? ''),
     transactionType: operation.kind,

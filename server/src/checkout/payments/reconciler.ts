@@ -64,9 +64,15 @@ export async function reconcileOnce(
   olderThanSeconds = ctx.timing.reconcileAfterSeconds,
 ): Promise<number> {
   const orders = await ctx.store.orders.needingReconciliation({ olderThanSeconds, limit: 50 });
+  // One item that cannot be settled now (its status or its write failed) waits for the next pass
+  // without holding up the others.
+  const settle = (work: Promise<unknown>, ids: Record<string, string>) =>
+    work.catch((error: unknown) =>
+      ctx.logger.error({ err: error, ...ids }, 'reconciling failed; the next pass tries again'),
+    );
   for (const order of orders) {
     if (ctx.closing()) break;
-    await reconcileOrder(ctx, order);
+    await settle(reconcileOrder(ctx, order), { orderId: order.id });
   }
   const operations = await ctx.store.operations.needingReconciliation({
     olderThanSeconds,
@@ -74,7 +80,8 @@ export async function reconcileOnce(
   });
   for (const operation of operations) {
     if (ctx.closing()) break;
-    await POLL_BY_KIND[operation.kind]?.(ctx, operation);
+    const poll = POLL_BY_KIND[operation.kind];
+    if (poll) await settle(poll(ctx, operation), { operationId: operation.id });
   }
   return orders.length + operations.length;
 }
