@@ -22,11 +22,7 @@ const SWEEP_BATCH = 100;
  * The webhook (unless `queued` with the expiry already) and the log line of a session this caller
  * ended (`won`); nothing otherwise.
  */
-async function announce(
-  ctx: Context,
-  write: ExpiryWrite,
-  { queued = false } = {},
-): Promise<void> {
+async function announce(ctx: Context, write: ExpiryWrite, { queued = false } = {}): Promise<void> {
   if (!write.won || !write.session) return;
   ctx.logger.info(
     { sessionId: write.session.id, orderId: write.order?.id },
