@@ -13,31 +13,31 @@ import type {
   PaymentOrderFields,
 } from '../store/index.js';
 import { type Context, notifyOrder } from './context.js';
-import { enqueueOrderWebhook } from './webhooks.js';
+import { enqueueOrderWebhook, type Outbox } from './webhooks.js';
 
 /** How many due sessions one sweep expires; the next sweep takes the rest. */
 const SWEEP_BATCH = 100;
 
 /**
- * The webhook (unless `queued` with the expiry already) and the log line of a session this caller
- * ended (`won`); nothing otherwise.
+ * Queues `order.expired` for a session this write ended (`won`), in the transaction that ended
+ * it: a crash cannot leave the order expired and the merchant never told.
  */
-async function announce(ctx: Context, write: ExpiryWrite, { queued = false } = {}): Promise<void> {
+async function queueExpired(ctx: Context, write: ExpiryWrite, tx: Outbox): Promise<void> {
+  if (write.won && write.order?.status === 'expired')
+    await enqueueOrderWebhook(ctx, write.order, tx);
+}
+
+/** Once committed: the log line of a session this caller ended, and the order's waiters. */
+function announce(ctx: Context, write: ExpiryWrite): void {
   if (!write.won || !write.session) return;
   ctx.logger.info(
     { sessionId: write.session.id, orderId: write.order?.id },
     'checkout session ended unpaid',
   );
-  if (write.order?.status !== 'expired') return;
-  if (!queued) await enqueueOrderWebhook(ctx, write.order);
-  notifyOrder(ctx, write.order.id);
+  if (write.order?.status === 'expired') notifyOrder(ctx, write.order.id);
 }
 
-/**
- * Ends an open session unpaid: `dueOnly`, only one past its expiry. Its `order.expired` event is
- * queued in the same transaction, so a crash cannot leave the order expired and the merchant
- * never told.
- */
+/** Ends an open session unpaid: `dueOnly`, only one past its expiry. */
 export async function expireSession(
   ctx: Context,
   sessionId: string,
@@ -45,11 +45,10 @@ export async function expireSession(
 ): Promise<ExpiryWrite> {
   const write = await ctx.store.transaction(async (tx) => {
     const ended = await tx.sessions.expire(sessionId, options);
-    if (ended.won && ended.order?.status === 'expired')
-      await enqueueOrderWebhook(ctx, ended.order, tx);
+    await queueExpired(ctx, ended, tx);
     return ended;
   });
-  await announce(ctx, write, { queued: true });
+  announce(ctx, write);
   return write;
 }
 
@@ -69,8 +68,14 @@ export async function claimSession(
   sessionId: string,
   fields: PaymentOrderFields = {},
 ): Promise<ClaimResult> {
-  const claim = await ctx.store.sessions.claimForPayment(sessionId, fields);
-  if (!claim.won && claim.reason === 'expired' && claim.expiry) await announce(ctx, claim.expiry);
+  // A claim that finds the session past its expiry ends it.
+  const claim = await ctx.store.transaction(async (tx) => {
+    const found = await tx.sessions.claimForPayment(sessionId, fields);
+    if (!found.won && found.reason === 'expired' && found.expiry)
+      await queueExpired(ctx, found.expiry, tx);
+    return found;
+  });
+  if (!claim.won && claim.reason === 'expired' && claim.expiry) announce(ctx, claim.expiry);
   return claim;
 }
 

@@ -18,7 +18,7 @@ export interface WebhookEvent {
 }
 
 /** Where an event is queued: the store, or the transaction that makes the status change. */
-type Outbox = Pick<CheckoutRepositories, 'webhooks'>;
+export type Outbox = Pick<CheckoutRepositories, 'webhooks'>;
 
 /**
  * Queues `order.<status>` when a webhook URL is configured; a no-op otherwise. `outbox`: the

@@ -26,6 +26,22 @@ function dropSales(counter: { sales: number }): FetchLike {
   };
 }
 
+/** The outbox refuses every event from now on (a full disk, a connection lost mid-write). */
+async function refuseEvents(be: Backend): Promise<void> {
+  await be.store.db.query(
+    `create or replace function refuse_event() returns trigger language plpgsql as
+       $$ begin raise exception 'the outbox is down'; end $$`,
+  );
+  await be.store.db.query(
+    `create trigger refuse_event before insert on merchant_webhooks
+       for each row execute function refuse_event()`,
+  );
+}
+
+async function acceptEvents(be: Backend): Promise<void> {
+  await be.store.db.query('drop trigger refuse_event on merchant_webhooks');
+}
+
 describe('reliability', () => {
   let sb: Sandbox;
   before(async () => {
@@ -206,20 +222,13 @@ describe('reliability', () => {
       const claim = await be.store.sessions.claimForPayment(ghost.id, {});
       assert.ok(claim.won);
       // ...while the outbox refuses every event (a full disk, a lost connection mid-write).
-      await be.store.db.query(
-        `create function refuse_event() returns trigger language plpgsql as
-           $$ begin raise exception 'the outbox is down'; end $$`,
-      );
-      await be.store.db.query(
-        `create trigger refuse_event before insert on merchant_webhooks
-           for each row execute function refuse_event()`,
-      );
+      await refuseEvents(be);
       await be.checkout.reconcile(0);
       assert.equal((await be.store.orders.get(claim.order.id))?.status, 'new');
       assert.equal((await be.store.sessions.get(ghost.id))?.state, 'paying');
       assert.deepEqual(await be.store.webhooks.forOrder(claim.order.id), []);
 
-      await be.store.db.query('drop trigger refuse_event on merchant_webhooks');
+      await acceptEvents(be);
       await be.checkout.reconcile(0);
       assert.equal((await be.store.orders.get(claim.order.id))?.status, 'error');
       assert.equal((await be.store.sessions.get(ghost.id))?.state, 'completed');
@@ -227,6 +236,37 @@ describe('reliability', () => {
       assert.deepEqual(
         events.map((e) => e.event),
         ['order.error'],
+      );
+    } finally {
+      await be.close();
+    }
+  });
+
+  it('an expiry and its order.expired commit together: a refused event leaves the session open', async () => {
+    const be: Backend = await startBackend(sb, {
+      config: { webhook: { url: 'http://127.0.0.1:9/hooks', secret: 'webhook-secret-0123456789' } },
+    });
+    try {
+      const session = await createSession(be.url);
+      await be.store.db.query(
+        "update checkout_sessions set expires_at = now() - interval '1 second' where id = $1",
+        [session.id],
+      );
+      const order = await be.store.orders.getByClientOrderId(session.orderId);
+      assert.ok(order);
+      await refuseEvents(be);
+      await assert.rejects(be.checkout.expireSessions(), /the outbox is down/);
+      assert.equal((await be.store.sessions.get(session.id))?.state, 'open');
+      assert.equal((await be.store.orders.get(order.id))?.status, 'awaiting-payment');
+
+      await acceptEvents(be);
+      await be.checkout.expireSessions();
+      assert.equal((await be.store.sessions.get(session.id))?.state, 'expired');
+      assert.equal((await be.store.orders.get(order.id))?.status, 'expired');
+      const events = await be.store.webhooks.forOrder(order.id);
+      assert.deepEqual(
+        events.map((e) => e.event),
+        ['order.expired'],
       );
     } finally {
       await be.close();
