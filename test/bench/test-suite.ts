@@ -44,10 +44,13 @@ export function countsOf(output: string): SuiteResult['counts'] {
       passed: Number(nodePasses[i]?.[1] ?? 0),
     });
   });
-  // web-test-runner redraws its progress line; each run's last one holds its totals.
-  const runs = output.split(/^Finished running tests/m).slice(0, -1);
+  // Each web-test-runner run starts with "Running N test files..." and redraws its progress
+  // line; the last one before its first "Finished running tests" holds its totals (it may print
+  // that line and the "Finished" again, which is no new run).
+  const runs = output.split(/^Running \d+ test files\.\.\.$/m).slice(1);
   runs.forEach((chunk, i) => {
-    const last = [...chunk.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
+    const body = chunk.split(/^Finished running tests/m)[0] ?? '';
+    const last = [...body.matchAll(/(\d+) passed, (\d+) failed/g)].at(-1);
     if (!last) return;
     const passed = Number(last[1]);
     counts.push({
