@@ -51,14 +51,16 @@ describe('lost answers of money operations', () => {
   it('a return whose answer is lost answers 202 unknown; a retry with its key replays it, one refund', async () => {
     const orderId = await paidSale();
     const key = `refund-${orderId}`;
+    const refund = () =>
+      merchant(
+        pair.be.url,
+        'POST',
+        `/v1/orders/${orderId}/return`,
+        { amount: '2.00' },
+        { 'Idempotency-Key': key },
+      );
     faults.inject('/api/v2/return/', 'drop');
-    const first = await merchant(
-      pair.be.url,
-      'POST',
-      `/v1/orders/${orderId}/return`,
-      { amount: '2.00' },
-      { 'Idempotency-Key': key },
-    );
+    const first = await refund();
     assert.equal(first.status, 202, JSON.stringify(first.body));
     assert.equal(first.body.operation.status, 'unknown');
     assert.equal(faults.remaining('/api/v2/return/'), 0);
@@ -70,13 +72,7 @@ describe('lost answers of money operations', () => {
       return body.returnedAmount === '2.00';
     });
     // ...and the merchant's retry, after it, is the first answer again: nothing is sent.
-    const retry = await merchant(
-      pair.be.url,
-      'POST',
-      `/v1/orders/${orderId}/return`,
-      { amount: '2.00' },
-      { 'Idempotency-Key': key },
-    );
+    const retry = await refund();
     assert.equal(retry.status, 202);
     assert.equal(retry.headers.get('idempotent-replayed'), 'true');
     assert.equal(retry.body.operation.id, first.body.operation.id);

@@ -68,15 +68,20 @@ export async function claimSession(
   sessionId: string,
   fields: PaymentOrderFields = {},
 ): Promise<ClaimResult> {
-  // A claim that finds the session past its expiry ends it.
   const claim = await ctx.store.transaction(async (tx) => {
     const found = await tx.sessions.claimForPayment(sessionId, fields);
-    if (!found.won && found.reason === 'expired' && found.expiry)
-      await queueExpired(ctx, found.expiry, tx);
+    const ended = expiryOf(found);
+    if (ended) await queueExpired(ctx, ended, tx);
     return found;
   });
-  if (!claim.won && claim.reason === 'expired' && claim.expiry) announce(ctx, claim.expiry);
+  const ended = expiryOf(claim);
+  if (ended) announce(ctx, ended);
   return claim;
+}
+
+/** The expiry a claim made when it found the session past its expiry, if it did. */
+function expiryOf(claim: ClaimResult): ExpiryWrite | undefined {
+  return !claim.won && claim.reason === 'expired' ? claim.expiry : undefined;
 }
 
 /**

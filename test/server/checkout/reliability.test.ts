@@ -26,6 +26,13 @@ function dropSales(counter: { sales: number }): FetchLike {
   };
 }
 
+/** A backend that queues webhooks (to an address nothing listens on: only the outbox matters). */
+function startWithOutbox(sb: Sandbox): Promise<Backend> {
+  return startBackend(sb, {
+    config: { webhook: { url: 'http://127.0.0.1:9/hooks', secret: 'webhook-secret-0123456789' } },
+  });
+}
+
 /** The outbox refuses every event from now on (a full disk, a connection lost mid-write). */
 async function refuseEvents(be: Backend): Promise<void> {
   await be.store.db.query(
@@ -213,9 +220,7 @@ describe('reliability', () => {
   });
 
   it('a final status and its webhook commit together: a refused event leaves the order pending', async () => {
-    const be: Backend = await startBackend(sb, {
-      config: { webhook: { url: 'http://127.0.0.1:9/hooks', secret: 'webhook-secret-0123456789' } },
-    });
+    const be = await startWithOutbox(sb);
     try {
       // An order whose sale never left: the reconciler closes it as error...
       const ghost = await createSession(be.url);
@@ -243,9 +248,7 @@ describe('reliability', () => {
   });
 
   it('an expiry and its order.expired commit together: a refused event leaves the session open', async () => {
-    const be: Backend = await startBackend(sb, {
-      config: { webhook: { url: 'http://127.0.0.1:9/hooks', secret: 'webhook-secret-0123456789' } },
-    });
+    const be = await startWithOutbox(sb);
     try {
       const session = await createSession(be.url);
       await be.store.db.query(
