@@ -26,7 +26,16 @@ const APPROVED = { pan: '4000000000000002' };
 describe('lost answers of money operations', () => {
   let pair: Pair;
   before(async () => {
-    pair = await startPair({}, { gatewayFetch: faults.fetch });
+    pair = await startPair(
+      {},
+      {
+        gatewayFetch: faults.fetch,
+        // Queued events are read from the table; nothing listens on port 9.
+        config: {
+          webhook: { url: 'http://127.0.0.1:9/hooks', secret: 'webhook-secret-0123456789' },
+        },
+      },
+    );
   });
   afterEach(() => faults.clear());
   after(async () => {
@@ -108,6 +117,110 @@ describe('lost answers of money operations', () => {
       tx.operations.filter((o) => o.type === 'return').map((o) => o.amountMinor),
       [200],
     );
+    // Until a person resolves it, the order takes no further return.
+    const blocked = await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/return`, {
+      amount: '1.00',
+    });
+    assert.equal(blocked.status, 409, JSON.stringify(blocked.body));
+  });
+
+  it('an unknown operation is resolved once by the merchant: declined moves nothing, approved moves the order', async () => {
+    const events = async (operationId: string) =>
+      (
+        await pair.db.query<{ event: string }>(
+          `select event from merchant_webhooks where payload->'data'->>'operationId' = $1`,
+          [operationId],
+        )
+      ).rows.map((r) => r.event);
+    const resolve = (operationId: string, body: unknown) =>
+      merchant(pair.be.url, 'POST', `/v1/operations/${operationId}/resolve`, body);
+
+    // Twins of an earlier 2.00 return: the first never reached the gateway (5xx), the second
+    // did and its answer was dropped. Both stay unknown; the back office shows which is which.
+    const orderId = await paidSale();
+    const twin = async (fault: '5xx' | 'drop') => {
+      faults.inject('/api/v2/return/', fault);
+      const sent = await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/return`, {
+        amount: '2.00',
+      });
+      assert.equal(sent.status, 202, JSON.stringify(sent.body));
+      await pair.be.checkout.reconcile(0);
+      return sent.body.operation.id as string;
+    };
+    assert.equal(
+      (await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/return`, { amount: '2.00' }))
+        .status,
+      200,
+    );
+    const neverSent = await twin('5xx');
+
+    const read = await merchant(pair.be.url, 'GET', `/v1/operations/${neverSent}`);
+    assert.equal(read.status, 200);
+    assert.deepEqual(
+      [read.body.kind, read.body.status, read.body.amount],
+      ['return', 'unknown', '2.00'],
+    );
+
+    // Bad bodies name the field and change nothing.
+    for (const [body, field] of [
+      [{ status: 'approved' }, 'note'],
+      [{ status: 'approved', note: '   ' }, 'note'],
+      [{ status: 'error', note: 'checked' }, 'status'],
+      [{ status: 'declined', note: 'checked', amount: '2.00' }, 'body'],
+    ] as const) {
+      const bad = await resolve(neverSent, body);
+      assert.equal(bad.status, 400, JSON.stringify(bad.body));
+      assert.equal(bad.body.error.field ?? null, field, JSON.stringify(bad.body));
+    }
+    assert.equal((await pair.store.operations.get(neverSent))?.status, 'unknown');
+    const missing = await resolve('no-such-operation', { status: 'declined', note: 'x' });
+    assert.equal(missing.status, 404);
+
+    const declined = await resolve(neverSent, {
+      status: 'declined',
+      note: 'Back office: no second return on this order (Ann, 25 Nov)',
+    });
+    assert.equal(declined.status, 200, JSON.stringify(declined.body));
+    assert.equal(declined.body.status, 'declined');
+    assert.equal(
+      declined.body.reason,
+      'Resolved by the merchant: Back office: no second return on this order (Ann, 25 Nov)',
+    );
+    assert.deepEqual(await events(neverSent), ['return.declined']);
+    const again = await resolve(neverSent, { status: 'approved', note: 'changed my mind' });
+    assert.equal(again.status, 409);
+    assert.match(again.body.error.message, /is declined/);
+    assert.equal(
+      (await merchant(pair.be.url, 'GET', `/v1/orders/${orderId}`)).body.returnedAmount,
+      '2.00',
+    );
+
+    // The order takes returns again; this one reaches the gateway and its answer is lost.
+    const dropped = await twin('drop');
+    assert.equal((await pair.store.operations.get(dropped))?.status, 'unknown');
+    const approved = await resolve(dropped, {
+      status: 'approved',
+      note: 'Back office: two returns of 2.00',
+    });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.deepEqual(await events(dropped), ['return.approved']);
+    const order = await merchant(pair.be.url, 'GET', `/v1/orders/${orderId}`);
+    assert.equal(order.body.returnedAmount, '4.00');
+    // The gateway did return it twice (it settles a return a moment after it answers).
+    await waitFor(`${orderId}: two returns at the gateway`, async () => {
+      const tx = await gatewayTx(orderId);
+      const returns = tx.operations.filter((o) => o.type === 'return');
+      return returns.length === 2 && returns.every((o) => o.status === 'approved');
+    });
+
+    // Only an unknown operation is resolved, never a final one.
+    const first = await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/return`, {
+      amount: '1.00',
+    });
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const final = await resolve(first.body.operation.id, { status: 'declined', note: 'x' });
+    assert.equal(final.status, 409);
+    assert.match(final.body.error.message, /is approved; only unknown is resolved/);
   });
 
   it('a one-step payout whose answer is lost is found by its client_orderid: on read, and by the reconciler', async () => {

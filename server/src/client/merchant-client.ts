@@ -15,6 +15,7 @@ import type {
   OrderList as OrderListSchema,
   Order as OrderSchema,
   OrderStatusEnum,
+  ResolveOperationBody,
   SessionCreated,
 } from '../checkout/merchant-api/schemas.js';
 
@@ -28,6 +29,8 @@ export type Order = z.output<typeof OrderSchema>;
 export type OrderStatus = z.output<typeof OrderStatusEnum>;
 export type OrderList = z.output<typeof OrderListSchema>;
 export type Operation = z.output<typeof OperationSchema>;
+/** What the gateway's back office showed for an `unknown` operation, and who checked it. */
+export type ResolveOperationInput = z.input<typeof ResolveOperationBody>;
 /** A capture, void or refund: the order after it, and the operation (its `status` may be pending). */
 export interface MoneyOperationResult {
   order: Order;
@@ -96,6 +99,17 @@ export interface MerchantClient {
   void(orderId: string, options?: WriteOptions): Promise<MoneyOperationResult>;
   /** `POST /v1/orders/{orderId}/return`: refunds a sale or captured preauth, in full or in part. */
   refund(orderId: string, options?: AmountOptions): Promise<MoneyOperationResult>;
+  /** Any operation by its `id`: a capture, void or refund as well as a rebill or payout. */
+  getOperation(operationId: string): Promise<Operation>;
+  /**
+   * Records the final status of an `unknown` operation (its answer was lost and the gateway's
+   * status cannot tell), as a person read it in the gateway's back office. A 409 unless `unknown`.
+   */
+  resolveOperation(
+    operationId: string,
+    input: ResolveOperationInput,
+    options?: WriteOptions,
+  ): Promise<Operation>;
 }
 
 export function createMerchantClient(options: MerchantClientOptions): MerchantClient {
@@ -138,6 +152,7 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
 
   const order = (orderId: string) => `/orders/${encodeURIComponent(orderId)}`;
   const session = (sessionId: string) => `/checkout-sessions/${encodeURIComponent(sessionId)}`;
+  const operation = (operationId: string) => `/operations/${encodeURIComponent(operationId)}`;
   const money = (orderId: string, kind: string, { amount, ...write }: AmountOptions = {}) =>
     call<MoneyOperationResult>(
       'POST',
@@ -167,5 +182,8 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
     capture: (orderId, options) => money(orderId, 'capture', options),
     void: (orderId, write) => money(orderId, 'void', write),
     refund: (orderId, options) => money(orderId, 'return', options),
+    getOperation: (operationId) => call('GET', operation(operationId)),
+    resolveOperation: (operationId, input, write) =>
+      call('POST', `${operation(operationId)}/resolve`, input, write),
   };
 }

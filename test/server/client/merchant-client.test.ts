@@ -94,6 +94,23 @@ describe('pay-checkout/client', () => {
     assert.equal(after.returnedAmount, '2.50');
   });
 
+  it('getOperation reads a refund by its id; resolveOperation takes only an unknown one', async () => {
+    const orderId = await paidPreauth('4.00');
+    await api.capture(orderId);
+    const { operation } = await api.refund(orderId, { amount: '1.50' });
+    assert.deepEqual(await api.getOperation(operation.id), operation);
+    await assert.rejects(
+      api.resolveOperation(operation.id, { status: 'declined', note: 'checked' }),
+      apiError(409, 'conflict'),
+    );
+    await assert.rejects(
+      api.resolveOperation(operation.id, { status: 'declined', note: '' }),
+      apiError(400, 'validation', 'note'),
+    );
+    await assert.rejects(api.getOperation('no-such-operation'), apiError(404, 'not-found'));
+    assert.equal((await api.getOperation(operation.id)).status, 'approved');
+  });
+
   it('void releases an uncaptured preauth; a capture after it is a 409', async () => {
     const orderId = await paidPreauth('3.00');
     const voided = await api.void(orderId);

@@ -2,6 +2,7 @@
 import type { Context } from '../context.js';
 import { cardRefRoutes } from './card-refs.js';
 import { hostedFormRoutes } from './hosted-forms.js';
+import { operationRoutes } from './operations.js';
 import { payoutRoutes } from './payouts.js';
 import { rebillRoutes } from './rebills.js';
 import { recurringRoutes } from './recurring.js';
@@ -17,4 +18,5 @@ export function extraRoutes(ctx: Context, routes: RouteTable): void {
   transferRoutes(ctx, routes);
   verificationRoutes(ctx, routes);
   hostedFormRoutes(ctx, routes);
+  operationRoutes(ctx, routes);
 }

@@ -211,6 +211,21 @@ export const PartialAmountBody = z
 
 export const EmptyBody = z.object({}).strict();
 
+/** What a person read in the gateway's back office about an operation whose answer was lost. */
+export const ResolveOperationBody = z
+  .object({
+    status: z.enum(['approved', 'declined']).meta({
+      description: '`approved`: the gateway moved the money; `declined`: it did not',
+    }),
+    note: z
+      .string()
+      .trim()
+      .min(1, 'must say what was checked')
+      .max(400)
+      .meta({ description: "Who checked what; kept in the operation's `reason`" }),
+  })
+  .strict();
+
 // --- card references, rebills, recurring payments -----------------------------------------------
 
 export const CardRef = z.object({ cardRefId: z.string(), orderId: z.string().optional() });

@@ -183,7 +183,7 @@ export function followMoneyOp(
  * One whose answer was lost, on an order where an earlier movement of the same kind and amount
  * is final, is not asked: the answer would describe either, and taking the earlier one's
  * `approved` for it would record a refund nobody made. It stays `unknown` for a person to check
- * at the gateway (README, "lost answers").
+ * at the gateway and resolve (merchant-api/operations.ts; README, "lost answers").
  */
 export async function pollMoneyOp(
   ctx: Context,
@@ -192,7 +192,7 @@ export async function pollMoneyOp(
   if (operation.status === 'unknown' && (await ctx.store.operations.hasFinalTwin(operation))) {
     ctx.logger.error(
       { operationId: operation.id, kind: operation.kind, orderId: operation.data.orderId },
-      'a lost answer that the order status cannot tell from an earlier twin: check it at the gateway',
+      'a lost answer that the order status cannot tell from an earlier twin: check it at the gateway, then POST /v1/operations/{id}/resolve',
     );
     return operation;
   }
