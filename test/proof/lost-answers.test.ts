@@ -165,6 +165,7 @@ describe('lost answers of money operations', () => {
     for (const [body, field] of [
       [{ status: 'approved' }, 'note'],
       [{ status: 'approved', note: '   ' }, 'note'],
+      [{ status: 'approved', note: 'checked\u0000' }, 'note'],
       [{ status: 'error', note: 'checked' }, 'status'],
       [{ status: 'declined', note: 'checked', amount: '2.00' }, 'body'],
     ] as const) {

@@ -7,6 +7,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import { PayCheckoutError } from '../errors.js';
+import { controlCharacterPath } from './control-characters.js';
 import type { Logger } from './logger.js';
 
 export type ApiErrorCode =
@@ -49,7 +50,10 @@ export function fromZodError(error: z.ZodError, prefix = ''): HttpError {
   return badRequest(field, message);
 }
 
-/** Parses with `schema` or throws a 400 naming the field. */
+/**
+ * Parses with `schema` or throws a 400 naming the field; also when a string of what it parsed
+ * holds a control character (control-characters.ts), which no schema needs to repeat.
+ */
 export function parseOr400<S extends z.ZodType>(
   schema: S,
   value: unknown,
@@ -57,6 +61,11 @@ export function parseOr400<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw fromZodError(result.error, prefix);
+  const at = controlCharacterPath(result.data);
+  if (at !== undefined) {
+    const field = [prefix, at].filter(Boolean).join('.') || 'body';
+    throw badRequest(field, `${field}: must not hold control characters`);
+  }
   return result.data;
 }
 

@@ -116,8 +116,10 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
   app.use(adminRouter(sandbox));
 
   const gateway = express.Router();
-  // The raw form text: OAuth signs the exact pairs, so the body is parsed by the operation.
-  gateway.use('/api', express.text({ type: () => true, limit: '64kb', defaultCharset: 'utf-8' }));
+  // The raw form text: OAuth signs the exact pairs, so the body is parsed by the operation. Room
+  // for an order_desc of 64k characters (percent-encoded, it may take three times that) and the
+  // rest of a sale.
+  gateway.use('/api', express.text({ type: () => true, limit: '256kb', defaultCharset: 'utf-8' }));
   for (const def of OPERATIONS) {
     const paths = [`/${def.path}/:endpointId`];
     if (def.group) paths.push(`/${def.path}/group/:groupId`);

@@ -197,6 +197,35 @@ describe('required fields', () => {
     assertNames(r, 'city');
   });
 
+  test('order_desc is 64k of free text: line breaks pass; NUL, other controls or 65,536 characters do not', async () => {
+    const sale = (order_desc: string) => {
+      const request = saleRequest(pan('approved'), orderId(), { order_desc });
+      return {
+        clientOrderId: request.client_orderid,
+        sent: postForm(`${h.base}/api/v2/sale/${h.endpointId}`, {
+          ...request,
+          control: control(h, 'sale', request),
+        }),
+      };
+    };
+    for (const desc of ['Two books\r\n\tand a pen', 'x'.repeat(65535)]) {
+      const { sent } = sale(desc);
+      const r = await sent;
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.type, 'async-response');
+    }
+    for (const desc of ['Two\u0000books', 'Two\u001bbooks', 'Two\u007fbooks', 'x'.repeat(65536)]) {
+      const { clientOrderId, sent } = sale(desc);
+      const r = await sent;
+      assertNames(r, 'order_desc');
+      assert.match(
+        r.body['error-message']!,
+        /1 to 65535 characters, no control characters but tab, LF, CR/,
+      );
+      await assertNoOrder(clientOrderId);
+    }
+  });
+
   test('make-rebill without ipaddress, v4 payout without order_desc: 400 naming them', async () => {
     const rebill = {
       client_orderid: orderId('rb'),

@@ -5,10 +5,8 @@
  */
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
+import { CONTROL_CHARACTER } from '../control-characters.js';
 import { notFound, parseOr400 } from '../errors.js';
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 
 export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
   method: 'get' | 'post';

@@ -63,18 +63,25 @@ function check(name: string, value: string, rule: Rule): void {
 
 const pattern = (re: RegExp, what: string): Rule => ({ test: (v) => re.test(v), what });
 
-/** Text of `min`..`max` characters with no control characters (tab allowed when `tab`). */
-export function textRule(max: number, what: string, tab = false): Rule {
+/** The control characters a text rule may allow, by the name its message gives them. */
+const ALLOWED_CONTROLS: Record<string, string> = { '\t': 'tab', '\n': 'LF', '\r': 'CR' };
+
+/**
+ * Text of 1..`max` characters with no control characters but those in `allow` (`'\t'`, or
+ * `'\t\n\r'` for free text such as a description). `length` says the bounds in the message.
+ */
+export function textRule(max: number, length: string, allow = ''): Rule {
+  const but = [...allow].map((c) => ALLOWED_CONTROLS[c]).join(', ');
   return {
     test: (v) => {
       if (v.length < 1 || v.length > max) return false;
       for (let i = 0; i < v.length; i++) {
         const code = v.charCodeAt(i);
-        if ((code < 0x20 && !(tab && code === 0x09)) || code === 0x7f) return false;
+        if ((code < 0x20 && !allow.includes(v.charAt(i))) || code === 0x7f) return false;
       }
       return true;
     },
-    what,
+    what: `${length}, no control characters${but ? ` but ${but}` : ''}`,
   };
 }
 
@@ -102,7 +109,8 @@ export const RULES = {
   month: pattern(/^(0?[1-9]|1[0-2])$/, 'a month 1 to 12'),
   year: pattern(/^(\d{2}|20\d{2})$/, 'a year (YY or YYYY)'),
   name: textRule(128, '1 to 128 characters'),
-  text: textRule(1024, 'at most 1024 characters', true),
+  /** `order_desc` and `comment`: 64k of free text (gateway-facts.md 1.3, php-lib's SaleQuery). */
+  description: textRule(65535, '1 to 65535 characters', '\t\n\r'),
   country: pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166 country code'),
   phone: pattern(/^\+?[0-9 ()-]{5,20}$/, 'a phone number'),
   ip: pattern(/^((\d{1,3}\.){3}\d{1,3}|[0-9a-fA-F:.]{2,45})$/, 'an IPv4 or IPv6 address'),

@@ -140,7 +140,7 @@ const makeRebill: OperationDef = {
     const currency = readCurrency(fields);
     const minor = amountMinor(fields, currency);
     fields.optional('cvv2', RULES.cvv);
-    fields.optional('comment', RULES.text);
+    fields.optional('comment', RULES.description);
     const extras = readPaymentExtras(fields);
     call.checkControl('make-rebill', {
       client_orderid: clientOrderId,

@@ -41,7 +41,7 @@ function form(name: FormKind): OperationDef {
       const email = fields.required('email', RULES.email);
       const redirectUrl = fields.required('redirect_url', RULES.url);
       const callbackUrl = fields.optional('server_callback_url', RULES.url);
-      const orderDesc = fields.optional('order_desc', RULES.text);
+      const orderDesc = fields.optional('order_desc', RULES.description);
       const values = {
         client_orderid: clientOrderId,
         amount: fields.get('amount'),

@@ -26,7 +26,7 @@ export function readPaymentExtras(fields: Fields) {
   }
   fields.optional('country', RULES.country);
   fields.optional('phone', RULES.phone);
-  const orderDesc = fields.optional('order_desc', RULES.text);
+  const orderDesc = fields.optional('order_desc', RULES.description);
   const callbackUrl = fields.optional('server_callback_url', RULES.url);
   return {
     ...(orderDesc ? { orderDesc } : {}),

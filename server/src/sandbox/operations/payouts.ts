@@ -99,7 +99,7 @@ async function createPayout(
     fields,
     version === 'v2' ? 'credit_card_number' : 'destination-card-no',
   );
-  fields.optional('order_desc', RULES.text);
+  fields.optional('order_desc', RULES.description);
   const callbackUrl = fields.optional('server_callback_url', RULES.url);
   const { tx } = await createTransaction(call.sandbox, call.endpointId, {
     kind: 'payout',

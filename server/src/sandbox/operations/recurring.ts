@@ -51,7 +51,7 @@ const createRecurringPayment: OperationDef = {
     const firstName = fields.optional('first-name', RULES.name);
     const lastName = fields.optional('last-name', RULES.name);
     fields.optional('phone', RULES.phone);
-    fields.optional('comment', RULES.text);
+    fields.optional('comment', RULES.description);
     const callbackUrl = fields.optional('server_callback_url', RULES.url);
     const maxRepeats = fields.optional('max-repeats-number', {
       test: (v) => /^[1-9]\d{0,3}$/.test(v),

@@ -28,7 +28,7 @@ async function transfer(call: Call, byRef: boolean) {
   const clientOrderId = readClientOrderId(call);
   const currency = readCurrency(fields);
   const minor = amountMinor(fields, currency);
-  fields.required('order_desc', RULES.text);
+  fields.required('order_desc', RULES.description);
   fields.optional('ipaddress', RULES.ip);
   fields.optional('redirect_url', RULES.url);
   fields.optional('deposit2card', {
