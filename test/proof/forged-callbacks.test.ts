@@ -111,6 +111,28 @@ describe('forged callbacks and final redirects change nothing', () => {
     assert.equal(before.session?.state, 'paying');
   });
 
+  it('a genuine callback replayed with a NUL in an unsigned field or its name: 200, nothing changes', async () => {
+    const paid = await createSession(pair.be.url, { orderId: uniqueOrderId('nul') });
+    const final = await new Shopper(pair.be.url, paid.token).complete({ pan: '4000000000000002' });
+    const orderid = final.order.gatewayOrderId ?? '';
+    const signed = { status: 'approved', orderid, client_orderid: paid.orderId };
+    const control = notificationControl('approved', orderid, paid.orderId, key);
+    await pair.sb.sandbox.idle();
+    const before = await orderState(pair, paid.orderId);
+    // PostgreSQL stores no NUL: recording these once failed with a 500 (the gateway retries).
+    const extras: Record<string, string>[] = [
+      { descriptor: 'a\u0000b' },
+      { 'x\u0000': 'y' },
+      { type: 'sa\u0000le' },
+    ];
+    for (const extra of extras) {
+      const res = await callback({ ...signed, ...extra, control });
+      assert.equal(res.status, 200, JSON.stringify(extra));
+      assert.equal(await res.text(), 'OK');
+    }
+    assert.deepEqual(await orderState(pair, paid.orderId), before);
+  });
+
   it('type relabel: a preauth control sent as type=capture never settles a lost capture', async () => {
     const p = await createSession(pair.be.url, {
       amount: '250.00',

@@ -8,7 +8,15 @@
 import { PayCheckoutError } from '../errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
-import { type Executor, json, toDate, toDateOrNull, toInt, toStringOrNull } from './sql.js';
+import {
+  type Executor,
+  json,
+  storableText,
+  toDate,
+  toDateOrNull,
+  toInt,
+  toStringOrNull,
+} from './sql.js';
 
 export interface GatewayCallback {
   id: number;
@@ -65,7 +73,8 @@ export function createCallbackRepository(q: Executor) {
           input.gatewayOrderId,
           input.clientOrderId,
           input.status,
-          input.type ?? '',
+          // Unsigned: anyone replaying a signed callback may set it.
+          storableText(input.type ?? ''),
           json(sanitizeRecord(input.query)),
           signedKey,
         ],

@@ -5,7 +5,15 @@
  */
 import type { JsonObject } from './orders.js';
 import { maskCardNumbers, sanitizeFields, sanitizeRecord } from './sanitize.js';
-import { type Executor, json, toDate, toInt, toIntOrNull, toStringOrNull } from './sql.js';
+import {
+  type Executor,
+  json,
+  storableText,
+  toDate,
+  toInt,
+  toIntOrNull,
+  toStringOrNull,
+} from './sql.js';
 
 export interface GatewayExchange {
   /** The order it belongs to, when it is a card payment's. */
@@ -77,7 +85,7 @@ function insertParams(exchange: GatewayExchange): unknown[] {
       : Math.round(exchange.durationMs),
     exchange.requestId ?? null,
     // An error text may quote the gateway, which may echo a card number.
-    exchange.error ? maskCardNumbers(exchange.error) : null,
+    exchange.error ? storableText(maskCardNumbers(exchange.error)) : null,
   ];
 }
 

@@ -43,11 +43,31 @@ export function toStringOrNull(value: unknown): string | null {
 }
 
 /**
+ * `text` as PostgreSQL can store it: it takes no NUL, in text or in jsonb (where the failed write
+ * would be a 500 on a request that did nothing wrong: a gateway callback replayed with one more
+ * parameter, say). A NUL becomes U+FFFD, as a decoder marks what it could not read.
+ */
+export function storableText(text: string): string {
+  return text.includes('\u0000') ? text.replaceAll('\u0000', '\uFFFD') : text;
+}
+
+/** JSON.stringify's replacer for storableText: every string value, and every key. */
+function storable(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (!keys.some((k) => k.includes('\u0000'))) return value;
+  return Object.fromEntries(
+    keys.map((k) => [storableText(k), (value as Record<string, unknown>)[k]]),
+  );
+}
+
+/**
  * A jsonb parameter. Always stringified by us: `pg` would turn a JS array into a SQL array, and
  * the SQL casts `$n::jsonb` so both engines read the same text.
  */
 export function json(value: unknown): string | null {
-  return value === undefined || value === null ? null : JSON.stringify(value);
+  return value === undefined || value === null ? null : JSON.stringify(value, storable);
 }
 
 /** Money in minor units must be a non-negative safe integer before it reaches SQL. */

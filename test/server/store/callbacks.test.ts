@@ -13,6 +13,23 @@ for (const engine of engines()) {
       await engine.close(store);
     });
 
+    test('a NUL in an unsigned field, its name or the type is stored as U+FFFD, not refused', async () => {
+      const recorded = await store.callbacks.recordOnce({
+        gatewayOrderId: '5009',
+        clientOrderId: 'cb-nul',
+        status: 'approved',
+        type: 'sa\u0000le',
+        query: { status: 'approved', descriptor: 'a\u0000b', 'x\u0000': ['\u0000'] },
+      });
+      assert.equal(recorded.isNew, true);
+      assert.equal(recorded.callback.type, 'sa\uFFFDle');
+      assert.deepEqual(recorded.callback.query, {
+        status: 'approved',
+        descriptor: 'a\uFFFDb',
+        'x\uFFFD': ['\uFFFD'],
+      });
+    });
+
     test('recordOnce stores the sanitised query once; a duplicate is reported as such', async () => {
       const query = new URLSearchParams({
         status: 'approved',
