@@ -33,19 +33,35 @@ export async function markAnswerLost(
   return moved.operation ?? operation;
 }
 
+type Facts = { reason?: string | undefined; errorCode?: string | undefined };
+
+/** Moves the operation to `status`; answers it as it now stands. */
 export async function finalizeOperation(
   ctx: Context,
   operation: MerchantOperation,
   status: string,
-  facts: { reason?: string | undefined; errorCode?: string | undefined } = {},
+  facts: Facts = {},
 ): Promise<MerchantOperation> {
+  return (await settleOperation(ctx, operation, status, facts)).operation;
+}
+
+/**
+ * finalizeOperation, also saying whether this call made the move (`won`): of two writers racing
+ * to one final status, only the winner's facts are kept and only it queued the webhook.
+ */
+export async function settleOperation(
+  ctx: Context,
+  operation: MerchantOperation,
+  status: string,
+  facts: Facts = {},
+): Promise<{ operation: MerchantOperation; won: boolean }> {
   if (!isFinalStatus(status)) {
-    if (status === operation.status) return operation;
+    if (status === operation.status) return { operation, won: false };
     const moved = await ctx.store.operations.transition(operation.id, {
       from: PENDING_OPERATION_STATUSES,
       to: status,
     });
-    return moved.operation ?? operation;
+    return { operation: moved.operation ?? operation, won: moved.won };
   }
   // The move to final, its effect on the order and its webhook commit together: a capture, void
   // or return being reserved on the same order (money-ops.ts) sees both or neither.
@@ -74,7 +90,7 @@ export async function finalizeOperation(
     }
     return write;
   });
-  return moved.operation ?? operation;
+  return { operation: moved.operation ?? operation, won: moved.won };
 }
 
 /**

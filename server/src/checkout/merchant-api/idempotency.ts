@@ -2,13 +2,14 @@
  * `Idempotency-Key` on merchant POSTs: the first request with a key runs; every repeat with the
  * same body gets the first answer verbatim (and moves no money); the same key with another body
  * is refused (422); a repeat while the first still runs waits for it a little, then gets 409.
- * Answers of 5xx are not kept, so a retry after a crash runs again (the state checks and the
- * gateway's own client_orderid uniqueness still stop a double charge). A gateway answer lost
- * after the request left is not a 5xx: the operation is answered 202 `unknown` and kept, since
- * the gateway may have acted (operation-runner.ts).
+ * Answers of 5xx are not kept, so a retry after a crash runs again: what it would repeat is
+ * stopped below the key, by the merchant's own order id for a rebill, payout or transfer (the
+ * gateway's client_orderid), and by `keyedOperationId` for a capture, void or return, whose ids
+ * are ours. A gateway answer lost after the request left is not a 5xx: the operation is answered
+ * 202 `unknown` and kept, since the gateway may have acted (operation-runner.ts).
  */
-import { createHmac } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import { createHash, createHmac } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
 import { hashRequestBody } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -37,6 +38,18 @@ export function idempotencyScope(req: Request): string {
     throw new Error('idempotency runs on a matched route only');
   }
   return `${req.method} ${route} ${JSON.stringify(req.params)}`;
+}
+
+/**
+ * A stable id for what the request running under this response's Idempotency-Key creates, or
+ * undefined without a key. A retry after the key's record was lost (a 5xx released it, or the
+ * instance died holding it and the claim expired) derives the same id, and so finds the capture
+ * or return the first attempt made instead of sending a second one.
+ */
+export function keyedOperationId(res: Response): string | undefined {
+  const keyed = res.locals.idempotency as { scope: string; key: string } | undefined;
+  if (!keyed) return undefined;
+  return createHash('sha256').update(`${keyed.scope}\n${keyed.key}`).digest('hex').slice(0, 32);
 }
 
 /** Route middleware of every merchant POST (route-spec.ts mounts it after the route matched). */
@@ -83,6 +96,7 @@ export function idempotency(ctx: Context): RequestHandler {
         'A request with this Idempotency-Key is still running',
       );
     }
+    res.locals.idempotency = { scope, key };
     const json = res.json.bind(res);
     let stored = false;
     res.json = (body: unknown) => {

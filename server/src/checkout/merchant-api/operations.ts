@@ -8,7 +8,7 @@
 import type { MerchantOperation } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
-import { finalizeOperation } from '../operations-status.js';
+import { settleOperation } from '../operations-status.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
 import { ErrorResponse, Operation, ResolveOperationBody } from './schemas.js';
@@ -71,13 +71,12 @@ export function operationRoutes(ctx: Context, routes: RouteTable): void {
           `Operation ${operation.id} is ${operation.status}; only unknown is resolved`,
         );
       }
-      const resolved = await finalizeOperation(ctx, operation, body.status, {
+      const { operation: resolved, won } = await settleOperation(ctx, operation, body.status, {
         reason: `Resolved by the merchant: ${body.note}`,
       });
-      // The reconciler may have settled it meanwhile: its status stands, and the caller hears it.
-      if (resolved.status !== body.status) {
-        throw conflict(`Operation ${operation.id} became ${resolved.status} meanwhile`);
-      }
+      // The reconciler or another resolve may have settled it meanwhile: theirs stands, and the
+      // caller hears it.
+      if (!won) throw conflict(`Operation ${operation.id} became ${resolved.status} meanwhile`);
       ctx.logger.warn(
         { operationId: operation.id, kind: operation.kind, status: body.status },
         'an unknown operation resolved by the merchant',

@@ -9,6 +9,7 @@ import { pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
 import { currentOrder } from '../session-life.js';
+import { keyedOperationId } from './idempotency.js';
 import { answerStatus } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
@@ -147,6 +148,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
           order,
           kind,
           amount === undefined ? undefined : minorUnitsOr400(amount, order.currency),
+          keyedOperationId(res),
         );
         res.status(answerStatus(result.operation)).json({
           order: merchantOrderView(result.order),

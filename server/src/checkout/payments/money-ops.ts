@@ -87,11 +87,28 @@ async function reserveMoneyOp(
   orderRowId: string,
   kind: MoneyOpKind,
   requestedMinor: number | undefined,
-): Promise<{ order: Order; operation: MerchantOperation; partial: boolean }> {
+  keyId: string | undefined,
+): Promise<{ order: Order; operation: MerchantOperation; partial: boolean; earlier: boolean }> {
   return ctx.store.transaction(async (tx) => {
     await tx.query('select id from orders where id = $1 for update', [orderRowId]);
     const order = await tx.orders.get(orderRowId);
     if (!order) throw notFound('Order');
+    const clientId = `${order.clientOrderId}:${kind}:${keyId ? `key:${keyId}` : randomUUID()}`;
+    if (keyId) {
+      const earlier = await tx.operations.getByClientId(kind, clientId);
+      if (earlier) {
+        // The key's record is gone (a 5xx, or a claim that outlived its instance), not the body
+        // check it held: the body must still ask for what the earlier attempt did.
+        if ((earlier.data.requestedMinor ?? null) !== (requestedMinor ?? null)) {
+          throw new HttpError(
+            422,
+            'idempotency-conflict',
+            'This Idempotency-Key was used with a different body',
+          );
+        }
+        return { order, operation: earlier, partial: false, earlier: true };
+      }
+    }
     const pending = await tx.operations.pendingMoneyOpOf(order.id);
     if (pending) {
       throw conflict(
@@ -103,28 +120,46 @@ async function reserveMoneyOp(
       order.intent === 'preauth' && order.capturedMinor === 0 && kind !== 'capture';
     const operation = await tx.operations.create({
       kind,
-      clientId: `${order.clientOrderId}:${kind}:${randomUUID()}`,
+      clientId,
       gatewayOrderId: order.gatewayOrderId,
       amountMinor,
       currency: order.currency,
-      data: { orderRowId: order.id, orderId: order.clientOrderId, releasesHold },
+      data: {
+        orderRowId: order.id,
+        orderId: order.clientOrderId,
+        releasesHold,
+        requestedMinor: requestedMinor ?? null,
+      },
     });
     return {
       order,
       operation,
       partial: kind !== 'void' && requestedMinor !== undefined && !releasesHold,
+      earlier: false,
     };
   });
 }
 
-/** `loaded`: the order as the caller read it; the check runs on the row as it is when locked. */
+/**
+ * `loaded`: the order as the caller read it; the check runs on the row as it is when locked.
+ * `keyId` (idempotency.ts, keyedOperationId): with one, an earlier attempt under the same key is
+ * answered, never sent again.
+ */
 export async function runMoneyOp(
   ctx: Context,
   loaded: Order,
   kind: MoneyOpKind,
   requestedMinor: number | undefined,
+  keyId?: string,
 ): Promise<{ order: Order; operation: MerchantOperation }> {
-  const { order, operation, partial } = await reserveMoneyOp(ctx, loaded.id, kind, requestedMinor);
+  const { order, operation, partial, earlier } = await reserveMoneyOp(
+    ctx,
+    loaded.id,
+    kind,
+    requestedMinor,
+    keyId,
+  );
+  if (earlier) return { order, operation: await resumeEarlier(ctx, operation) };
   const amountMinor = operation.amountMinor as number;
   const request = {
     client_orderid: order.clientOrderId,
@@ -167,6 +202,28 @@ export async function runMoneyOp(
     ctx.timing.operationFollowMs,
   );
   return { order: (await ctx.store.orders.get(order.id)) ?? order, operation: settled };
+}
+
+/**
+ * An earlier attempt under the same Idempotency-Key. Still `new`, it never recorded whether its
+ * request left (its instance died, or its answer was a 5xx after the send): it may have moved the
+ * money, so it is `unknown` from now on. Otherwise it is followed as any operation is.
+ */
+async function resumeEarlier(
+  ctx: Context,
+  operation: MerchantOperation,
+): Promise<MerchantOperation> {
+  if (operation.status === 'new') {
+    return markAnswerLost(
+      ctx,
+      operation,
+      new Error('an earlier attempt under this Idempotency-Key did not record its outcome'),
+    );
+  }
+  if (operation.status === 'processing' || operation.status === 'unknown') {
+    return followMoneyOp(ctx, operation, ctx.timing.operationFollowMs);
+  }
+  return operation;
 }
 
 /** Polls the transaction's status until the gateway reports this operation final. */

@@ -8,6 +8,7 @@
 import { GatewayError } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
+import { markAnswerLost } from '../operations-status.js';
 import { applyStatus, finalizeOrder } from './apply-status.js';
 import { askOrderStatus } from './follow.js';
 import { pollOperation, pollPayout } from './follow-operation.js';
@@ -40,6 +41,25 @@ async function reconcileOrder(ctx: Context, order: Order): Promise<void> {
 }
 
 /**
+ * A capture, void or return the reconciler finds still `new` was reserved by a request that never
+ * finished (its instance died between reserving and recording the send): it may or may not have
+ * reached the gateway. It is `unknown` from now on, so that an equal earlier one is never taken
+ * for it (pollMoneyOp) and a person can resolve it; left `new`, it held its order for good. The
+ * reconciler looks only at operations untouched for reconcileAfterSeconds (60 s), longer than a
+ * live request waits for the gateway (30 s).
+ */
+async function reconcileMoneyOp(
+  ctx: Context,
+  operation: MerchantOperation,
+): Promise<MerchantOperation> {
+  const settled =
+    operation.status === 'new'
+      ? await markAnswerLost(ctx, operation, new Error('reserved, never recorded as sent'))
+      : operation;
+  return pollMoneyOp(ctx, settled);
+}
+
+/**
  * The operations that move money, each asked the way its kind needs. A rebill, payout or
  * transfer whose answer was lost is found by its client_orderid (pollOperation); without this a
  * merchant would see it `unknown` for ever and might send it again under a new id.
@@ -50,9 +70,9 @@ const POLL_BY_KIND: Partial<
     (ctx: Context, operation: MerchantOperation) => Promise<MerchantOperation>
   >
 > = {
-  capture: pollMoneyOp,
-  void: pollMoneyOp,
-  return: pollMoneyOp,
+  capture: reconcileMoneyOp,
+  void: reconcileMoneyOp,
+  return: reconcileMoneyOp,
   rebill: pollOperation,
   transfer: pollOperation,
   payout: pollPayout,
