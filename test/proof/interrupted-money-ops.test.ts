@@ -204,6 +204,31 @@ describe('interrupted money operations', () => {
     assert.deepEqual(await atGateway(orderId, 'capture'), [[1000, 'approved']]);
   });
 
+  it('a refund refused while another is pending says Retry-After, and its key runs once that one is final', async () => {
+    const a = await dyingInstance('before-send');
+    const orderId = await paid('sale');
+    await assert.rejects(refund(a, orderId, '2.00', `r1-${orderId}`));
+    const key = `r2-${orderId}`;
+    const refused = await refund(pair.be, orderId, '3.00', key);
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.headers.get('retry-after'), '5');
+    assert.match(refused.body.error.message, /is still processing; try again once it is final/);
+
+    await pair.be.checkout.reconcile(0);
+    const [left] = await operationsOf(orderId);
+    const resolved = await merchant(pair.be.url, 'POST', `/v1/operations/${left?.id}/resolve`, {
+      status: 'declined',
+      note: 'Back office: not sent',
+    });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    // Not the 409 again: the key kept nothing, and the refund runs now.
+    const again = await refund(pair.be, orderId, '3.00', key);
+    assert.equal(again.status, 200, JSON.stringify(again.body));
+    assert.equal(again.headers.get('idempotent-replayed'), null);
+    assert.equal(again.body.order.returnedAmount, '3.00');
+    assert.deepEqual(await atGateway(orderId, 'return'), [[300, 'approved']]);
+  });
+
   it('two resolves at once: one wins, the other hears 409 and its note is not kept', async () => {
     const a = await dyingInstance('before-send');
     const orderId = await paid('sale');

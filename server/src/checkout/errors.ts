@@ -27,12 +27,24 @@ export type ApiErrorCode =
 export class HttpError extends PayCheckoutError {
   readonly status: number;
   readonly field: string | undefined;
+  /**
+   * Set when the answer holds only for now (`Retry-After`): the same request may succeed later,
+   * so an Idempotency-Key does not keep it.
+   */
+  readonly retryAfterSeconds: number | undefined;
   declare readonly code: ApiErrorCode;
 
-  constructor(status: number, code: ApiErrorCode, message: string, field?: string) {
+  constructor(
+    status: number,
+    code: ApiErrorCode,
+    message: string,
+    field?: string,
+    retryAfterSeconds?: number,
+  ) {
     super(code, message);
     this.status = status;
     this.field = field;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -40,6 +52,9 @@ export const badRequest = (field: string, message: string) =>
   new HttpError(400, 'validation', message, field);
 export const notFound = (what: string) => new HttpError(404, 'not-found', `${what} not found`);
 export const conflict = (message: string) => new HttpError(409, 'conflict', message);
+/** A 409 that another operation's progress will lift: try again in `seconds`. */
+export const conflictForNow = (message: string, seconds = 5) =>
+  new HttpError(409, 'conflict', message, undefined, seconds);
 
 /** The first zod issue as a 400 naming the field by its dotted path. */
 export function fromZodError(error: z.ZodError, prefix = ''): HttpError {
@@ -121,7 +136,11 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
           : (fromParserError(error) ?? fromGatewayError(error));
     if (known) {
       if (known.status >= 500) logger.warn({ err: error, requestId }, 'request failed');
-      if (!res.headersSent) res.status(known.status).json(errorBody(known, requestId));
+      if (res.headersSent) return;
+      if (known.retryAfterSeconds !== undefined) {
+        res.set('Retry-After', String(known.retryAfterSeconds));
+      }
+      res.status(known.status).json(errorBody(known, requestId));
       return;
     }
     logger.error({ err: error, requestId, method: req.method, path: req.path }, 'unexpected error');

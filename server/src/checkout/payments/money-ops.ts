@@ -10,7 +10,7 @@ import { GatewayError } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
-import { conflict, HttpError, notFound } from '../errors.js';
+import { conflict, conflictForNow, HttpError, notFound } from '../errors.js';
 import { finalizeOperation, markAnswerLost } from '../operations-status.js';
 import { followUntilFinal, pollOperation } from './follow-operation.js';
 
@@ -111,7 +111,7 @@ async function reserveMoneyOp(
     }
     const pending = await tx.operations.pendingMoneyOpOf(order.id);
     if (pending) {
-      throw conflict(
+      throw conflictForNow(
         `A ${pending.kind} of order ${order.clientOrderId} is still processing; try again once it is final`,
       );
     }
