@@ -135,7 +135,12 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
           },
           404: { description: 'No such order', schema: ErrorResponse },
           409: {
-            description: "The order's state forbids it (the message says why)",
+            description:
+              "The order's state forbids it (the message says why); with `Retry-After` while another capture, void or return of it runs",
+            schema: ErrorResponse,
+          },
+          422: {
+            description: 'The Idempotency-Key was used with a different body',
             schema: ErrorResponse,
           },
         },
