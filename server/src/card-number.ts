@@ -41,3 +41,16 @@ export function maskPan(digits: string): string {
   const lead = Math.max(0, Math.min(6, digits.length - 4 - 6));
   return `${digits.slice(0, lead)}${'*'.repeat(digits.length - lead - 4)}${digits.slice(-4)}`;
 }
+
+/**
+ * Whether free text a person wrote holds a card number: a run of 12 to 19 digits that passes
+ * Luhn, however a person might group them (spaces, dashes, dots, slashes, line breaks). Stricter
+ * than the scrubbers' pattern (sensitive-fields.ts), which masks, where this refuses.
+ */
+export function holdsCardNumber(text: string): boolean {
+  for (const run of text.match(/\d(?:[ .\-/\t\r\n]*\d)*/g) ?? []) {
+    const digits = run.replace(/\D/g, '');
+    if (digits.length >= 12 && digits.length <= 19 && luhnValid(digits)) return true;
+  }
+  return false;
+}

@@ -117,11 +117,32 @@ describe('lost answers of money operations', () => {
       tx.operations.filter((o) => o.type === 'return').map((o) => o.amountMinor),
       [200],
     );
-    // Until a person resolves it, the order takes no further return.
-    const blocked = await merchant(pair.be.url, 'POST', `/v1/orders/${orderId}/return`, {
-      amount: '1.00',
-    });
+    // Until a person resolves it, the order takes no further return; the 409 says so, promises
+    // no Retry-After, and is not kept under its key.
+    const key = `after-${orderId}`;
+    const further = () =>
+      merchant(
+        pair.be.url,
+        'POST',
+        `/v1/orders/${orderId}/return`,
+        { amount: '1.00' },
+        { 'Idempotency-Key': key },
+      );
+    const blocked = await further();
     assert.equal(blocked.status, 409, JSON.stringify(blocked.body));
+    assert.equal(blocked.headers.get('retry-after'), null);
+    assert.equal(
+      blocked.body.error.message,
+      `A return of order ${orderId} (operation ${op?.id}) is unknown and waits for a person: check it in the gateway's back office, then POST /v1/operations/${op?.id}/resolve`,
+    );
+    const resolved = await merchant(pair.be.url, 'POST', `/v1/operations/${op?.id}/resolve`, {
+      status: 'declined',
+      note: 'Back office: one return of 2.00',
+    });
+    assert.equal(resolved.status, 200, JSON.stringify(resolved.body));
+    const ran = await further();
+    assert.equal(ran.status, 200, JSON.stringify(ran.body));
+    assert.equal(ran.body.order.returnedAmount, '3.00');
   });
 
   it('an unknown operation is resolved once by the merchant: declined moves nothing, approved moves the order', async () => {
@@ -269,6 +290,16 @@ describe('lost answers of money operations', () => {
     await pair.be.checkout.reconcile(0);
     const read = await merchant(pair.be.url, 'GET', `/v1/payouts/${orderId}`);
     assert.equal(read.body.status, 'unknown');
+    // Nor may a person resolve it as paid: only captures, voids and returns are resolved.
+    const resolve = await merchant(pair.be.url, 'POST', `/v1/operations/${read.body.id}/resolve`, {
+      status: 'approved',
+      note: 'Back office: payout-check approved',
+    });
+    assert.equal(resolve.status, 409, JSON.stringify(resolve.body));
+    assert.match(
+      resolve.body.error.message,
+      /is a payout; only a capture, void or return is resolved/,
+    );
     const tx = await gatewayTx(orderId);
     assert.equal(tx.phase, 'registered', JSON.stringify(tx));
     assert.deepEqual(
@@ -295,6 +326,45 @@ describe('lost answers of money operations', () => {
     });
     const again = await merchant(pair.be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
     assert.equal(again.status, 409);
+  });
+
+  it('fifty operations waiting for a person do not keep the reconciler from a newer lost payout', async () => {
+    // One final capture and fifty lost ones of the same amount on one order: twins, each left
+    // `unknown` for a person, each looked at and put back at every pass.
+    const twin = { kind: 'capture' as const, amountMinor: 100, currency: 'EUR' };
+    const data = { orderRowId: `stuck-${uniqueOrderId()}`, orderId: 'stuck' };
+    await pair.store.operations.create({
+      ...twin,
+      clientId: uniqueOrderId('done'),
+      data,
+      status: 'approved',
+    });
+    for (let i = 0; i < 50; i++) {
+      await pair.store.operations.create({
+        ...twin,
+        clientId: uniqueOrderId('lost'),
+        data,
+        status: 'unknown',
+      });
+    }
+    const orderId = uniqueOrderId('po-late');
+    faults.inject('/api/v2/payout/', 'drop');
+    const sent = await merchant(pair.be.url, 'POST', '/v1/payouts', {
+      orderId,
+      amount: '20.00',
+      currency: 'EUR',
+      card: { number: '4000000000000002', holder: 'John Smith' },
+    });
+    assert.equal(sent.body.status, 'unknown');
+    await waitFor(`${orderId} settled by the reconciler`, async () => {
+      await pair.be.checkout.reconcile(0);
+      return (await pair.store.operations.get(sent.body.id))?.status === 'approved';
+    });
+    const stuck = await pair.db.query<{ n: number }>(
+      `select count(*)::int as n from merchant_operations where data->>'orderRowId' = $1 and status = 'unknown'`,
+      [data.orderRowId],
+    );
+    assert.equal(stuck.rows[0]?.n, 50);
   });
 
   it('a rebill whose answer is lost is resolved by the reconciler, and its orderId cannot charge again', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { brandOf, luhnValid, maskPan } from '../../server/src/card-number.js';
+import { brandOf, holdsCardNumber, luhnValid, maskPan } from '../../server/src/card-number.js';
 
 test('brands by leading digits, as the gateway names them', () => {
   const cases: [string, string][] = [
@@ -40,5 +40,28 @@ test('maskPan: at most first six and last four, and never fewer than six digits 
     const shown = masked.replaceAll('*', '').length;
     assert.ok(shown <= 10, pan);
     assert.ok(pan.length - shown >= 6, pan);
+  }
+});
+
+test('holdsCardNumber: a Luhn-valid 12-19 digit run however grouped; other numbers are not', () => {
+  for (const text of [
+    '4000000000000002',
+    'card 4000 0000 0000 0002 seen',
+    '4000-0000-0000-0002',
+    '4000.0000.0000.0002',
+    '4000/0000/0000/0002',
+    'a\n4000\n0000\n0000\n0002',
+    '378282246310005',
+  ]) {
+    assert.equal(holdsCardNumber(text), true, text);
+  }
+  for (const text of [
+    '4000000000000001', // Luhn fails
+    '400000000003', // 12 digits, Luhn fails
+    'order 100234, 2026-11-25, 12.00 EUR',
+    '4000,0000,0000,0002', // commas part the run
+    '40000000000000000002', // 20 digits
+  ]) {
+    assert.equal(holdsCardNumber(text), false, text);
   }
 });

@@ -4,9 +4,13 @@
  * characters in its text fields. Tab, line feed and carriage return are text; the rest is not.
  */
 
-/** Any C0 control or DEL: ids and path parameters hold none at all. */
+/** Any C0 control or DEL: ids, path parameters and one-line text hold none at all. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** For zod's `refine`: a name or an address line, which the gateway takes on one line only. */
+export const isOneLine = (text: string): boolean => !CONTROL_CHARACTER.test(text);
+export const ONE_LINE = 'must be one line, without control characters';
 
 /** A control character that free text may not hold either (all but tab, LF and CR). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.

@@ -28,10 +28,11 @@ export class HttpError extends PayCheckoutError {
   readonly status: number;
   readonly field: string | undefined;
   /**
-   * Set when the answer holds only for now (`Retry-After`): the same request may succeed later,
-   * so an Idempotency-Key does not keep it.
+   * The answer holds for now only: the same request may succeed once another operation is final,
+   * so an Idempotency-Key does not keep it. `retryAfterSeconds`, when known, is sent as
+   * `Retry-After`.
    */
-  readonly retryAfterSeconds: number | undefined;
+  readonly forNow: { retryAfterSeconds?: number } | undefined;
   declare readonly code: ApiErrorCode;
 
   constructor(
@@ -39,12 +40,12 @@ export class HttpError extends PayCheckoutError {
     code: ApiErrorCode,
     message: string,
     field?: string,
-    retryAfterSeconds?: number,
+    forNow?: { retryAfterSeconds?: number },
   ) {
     super(code, message);
     this.status = status;
     this.field = field;
-    this.retryAfterSeconds = retryAfterSeconds;
+    this.forNow = forNow;
   }
 }
 
@@ -52,9 +53,12 @@ export const badRequest = (field: string, message: string) =>
   new HttpError(400, 'validation', message, field);
 export const notFound = (what: string) => new HttpError(404, 'not-found', `${what} not found`);
 export const conflict = (message: string) => new HttpError(409, 'conflict', message);
-/** A 409 that another operation's progress will lift: try again in `seconds`. */
-export const conflictForNow = (message: string, seconds = 5) =>
-  new HttpError(409, 'conflict', message, undefined, seconds);
+/**
+ * A 409 that another operation's end will lift: not kept under an Idempotency-Key, with
+ * `Retry-After: seconds` when that end is near (none when it waits for a person).
+ */
+export const conflictForNow = (message: string, seconds?: number) =>
+  new HttpError(409, 'conflict', message, undefined, seconds ? { retryAfterSeconds: seconds } : {});
 
 /** The first zod issue as a 400 naming the field by its dotted path. */
 export function fromZodError(error: z.ZodError, prefix = ''): HttpError {
@@ -137,8 +141,11 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
     if (known) {
       if (known.status >= 500) logger.warn({ err: error, requestId }, 'request failed');
       if (res.headersSent) return;
-      if (known.retryAfterSeconds !== undefined) {
-        res.set('Retry-After', String(known.retryAfterSeconds));
+      if (known.forNow) {
+        // Read by the Idempotency-Key layer (idempotency.ts), which then keeps nothing.
+        res.locals.answerForNow = true;
+        const seconds = known.forNow.retryAfterSeconds;
+        if (seconds !== undefined) res.set('Retry-After', String(seconds));
       }
       res.status(known.status).json(errorBody(known, requestId));
       return;

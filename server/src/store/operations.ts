@@ -183,6 +183,19 @@ export function createOperationRepository(q: Executor) {
       return rows.length > 0;
     },
 
+    /**
+     * Marks a pending operation as looked at now, unless it changed since `seen`: one that waits
+     * for a person (pollMoneyOp's twins) then goes to the back of needingReconciliation's queue
+     * instead of holding its front, where fifty of them would starve every newer one.
+     */
+    async touch(operation: MerchantOperation): Promise<void> {
+      await q.query(
+        `update merchant_operations set updated_at = now()
+          where id = $1 and version = $2 and status = any($3::text[])`,
+        [operation.id, operation.version, [...PENDING_OPERATION_STATUSES]],
+      );
+    },
+
     /** Pending operations of these kinds untouched for `olderThanSeconds`, oldest first. */
     async needingReconciliation(options: {
       olderThanSeconds: number;

@@ -2,7 +2,7 @@
  * `Idempotency-Key` on merchant POSTs: the first request with a key runs; every repeat with the
  * same body gets the first answer verbatim (and moves no money); the same key with another body
  * is refused (422); a repeat while the first still runs waits for it a little, then gets 409.
- * Answers of 5xx are not kept, nor those that hold for now only (`Retry-After`), so a retry
+ * Answers of 5xx are not kept, nor those that hold for now only (errors.ts, conflictForNow), so a retry
  * runs again, as does one after its instance died: what it would repeat is stopped below the key,
  * by the merchant's own order id for a rebill, payout or transfer (the gateway's client_orderid),
  * and by `keyedOperationId` for a capture, void or return, whose ids are ours. A gateway answer lost after the request left is not a 5xx: the operation is answered
@@ -103,10 +103,10 @@ export function idempotency(ctx: Context): RequestHandler {
       if (stored) return json(body);
       stored = true;
       const status = res.statusCode;
-      // A 5xx, or an answer for now only (a 409 while another capture of the order runs):
+      // A 5xx, or an answer for now only (a 409 while another capture of the order is pending):
       // the same request may do its work later.
       const settle =
-        status >= 500 || res.get('Retry-After') !== undefined
+        status >= 500 || res.locals.answerForNow === true
           ? ctx.store.idempotency.abandon(scope, key)
           : ctx.store.idempotency.complete(scope, key, { status, body }).then(() => undefined);
       settle.then(

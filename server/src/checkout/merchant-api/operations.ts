@@ -1,11 +1,11 @@
 /**
  * Any merchant operation by its id (captures, voids and returns have no resource of their own),
- * and the one way out of `unknown` that the gateway cannot give: a person who checked the
- * gateway's back office says what happened. A lost return equal to an earlier final one stays
+ * and, for a capture, void or return, the one way out of `unknown` that the gateway cannot give:
+ * a person who checked the gateway's back office says what happened. A lost return equal to an earlier final one stays
  * `unknown` (money-ops.ts, pollMoneyOp), and until it is resolved its order takes no further
  * capture or return.
  */
-import type { MerchantOperation } from '../../store/index.js';
+import { type MerchantOperation, MONEY_OPERATION_KINDS } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { conflict, notFound } from '../errors.js';
 import { settleOperation } from '../operations-status.js';
@@ -59,13 +59,22 @@ export function operationRoutes(ctx: Context, routes: RouteTable): void {
         400: { description: 'Invalid body (`status` or `note`)', schema: ErrorResponse },
         404: { description: 'Not found', schema: ErrorResponse },
         409: {
-          description: 'The operation is not `unknown` (the message names its status)',
+          description:
+            'Not a capture, void or return, or not `unknown` (the message names its status)',
           schema: ErrorResponse,
         },
       },
     },
     async ({ params, body }, _req, res) => {
       const operation = await load(params.operationId ?? '');
+      // A rebill, payout or transfer carries the merchant's own order id, by which the reconciler
+      // finds it at the gateway; and its back-office line is no sure sign of money moving (a
+      // payout's check step shows approved while nothing is paid).
+      if (!(MONEY_OPERATION_KINDS as readonly string[]).includes(operation.kind)) {
+        throw conflict(
+          `Operation ${operation.id} is a ${operation.kind}; only a capture, void or return is resolved`,
+        );
+      }
       if (operation.status !== 'unknown') {
         throw conflict(
           `Operation ${operation.id} is ${operation.status}; only unknown is resolved`,

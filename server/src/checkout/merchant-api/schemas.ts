@@ -4,7 +4,9 @@
  * cannot drift from what the server accepts.
  */
 import { z } from 'zod';
+import { holdsCardNumber } from '../../card-number.js';
 import { isKnownCurrency, toControlCents, toMinorUnits } from '../../signing/index.js';
+import { isOneLine, ONE_LINE } from '../control-characters.js';
 
 // --- building blocks -------------------------------------------------------------------------
 
@@ -25,8 +27,14 @@ export const MerchantOrderId = z
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 letters, digits or . _ : -')
   .meta({ description: "The merchant's order id; sent to the gateway as client_orderid." });
 
+/** One line of text (a name, an address line): the gateway refuses any control character in it. */
 const text = (max: number) =>
-  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+  z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(max, `must be at most ${max} characters`)
+    .refine(isOneLine, ONE_LINE);
 
 export const Customer = z
   .object({
@@ -222,6 +230,7 @@ export const ResolveOperationBody = z
       .trim()
       .min(1, 'must say what was checked')
       .max(400)
+      .refine((note) => !holdsCardNumber(note), 'must not hold a card number')
       .meta({ description: "Who checked what; kept in the operation's `reason`" }),
   })
   .strict();

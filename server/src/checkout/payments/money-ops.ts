@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { GatewayError } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
-import type { MerchantOperation, Order } from '../../store/index.js';
+import type { CheckoutRepositories, MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { conflict, conflictForNow, HttpError, notFound } from '../errors.js';
 import { finalizeOperation, markAnswerLost } from '../operations-status.js';
@@ -110,11 +110,7 @@ async function reserveMoneyOp(
       }
     }
     const pending = await tx.operations.pendingMoneyOpOf(order.id);
-    if (pending) {
-      throw conflictForNow(
-        `A ${pending.kind} of order ${order.clientOrderId} is still processing; try again once it is final`,
-      );
-    }
+    if (pending) throw await pendingConflict(tx.operations, order, pending);
     const amountMinor = checkMoneyOp(order, kind, requestedMinor);
     const releasesHold =
       order.intent === 'preauth' && order.capturedMinor === 0 && kind !== 'capture';
@@ -138,6 +134,30 @@ async function reserveMoneyOp(
       earlier: false,
     };
   });
+}
+
+/**
+ * Why a money operation cannot start while another of the order is pending, and for how long:
+ * not kept under the Idempotency-Key in any case, since the other one's end lifts it.
+ */
+async function pendingConflict(
+  operations: Pick<CheckoutRepositories['operations'], 'hasFinalTwin'>,
+  order: Order,
+  pending: MerchantOperation,
+): Promise<HttpError> {
+  const what = `A ${pending.kind} of order ${order.clientOrderId} (operation ${pending.id})`;
+  if (pending.status !== 'unknown') {
+    return conflictForNow(`${what} is still processing; try again once it is final`, 5);
+  }
+  if (await operations.hasFinalTwin(pending)) {
+    return conflictForNow(
+      `${what} is unknown and waits for a person: check it in the gateway's back office, then POST /v1/operations/${pending.id}/resolve`,
+    );
+  }
+  return conflictForNow(
+    `${what} is unknown: its answer was lost and the reconciler is asking the gateway; try again once it is final`,
+    60,
+  );
 }
 
 /**

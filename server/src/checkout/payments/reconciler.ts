@@ -101,7 +101,14 @@ export async function reconcileOnce(
   for (const operation of operations) {
     if (ctx.closing()) break;
     const poll = POLL_BY_KIND[operation.kind];
-    if (poll) await settle(poll(ctx, operation), { operationId: operation.id });
+    if (!poll) continue;
+    await settle(
+      poll(ctx, operation).then(async (after) => {
+        // Still pending and untouched by the poll: next time, after the others.
+        if (after.version === operation.version) await ctx.store.operations.touch(operation);
+      }),
+      { operationId: operation.id },
+    );
   }
   return orders.length + operations.length;
 }

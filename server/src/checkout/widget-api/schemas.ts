@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { COLOR_DEPTHS } from '../../../../widget/src/three-ds/constants.js';
 import { luhnValid } from '../../card-number.js';
+import { isOneLine, ONE_LINE } from '../control-characters.js';
 import { emvLanguage } from './emv-language.js';
 
 export const BrowserInfoSchema = z
@@ -36,7 +37,12 @@ export const CardInputSchema = z
     expMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 01 to 12'),
     expYear: z.string().regex(/^20\d{2}$/, 'must be a four-digit year'),
     cvc: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-    holder: z.string().trim().min(1, 'is required').max(128, 'must be at most 128 characters'),
+    holder: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(128, 'must be at most 128 characters')
+      .refine(isOneLine, ONE_LINE),
   })
   .strict()
   .superRefine((card, ctx) => {
