@@ -57,17 +57,19 @@ describe('lost answers of money operations', () => {
     return txs[0] as (typeof txs)[number];
   }
 
+  /** A refund of `amount` under an Idempotency-Key, as the merchant's server sends it. */
+  const keyedReturn = (orderId: string, amount: string, key: string) =>
+    merchant(
+      pair.be.url,
+      'POST',
+      `/v1/orders/${orderId}/return`,
+      { amount },
+      { 'Idempotency-Key': key },
+    );
+
   it('a return whose answer is lost answers 202 unknown; a retry with its key replays it, one refund', async () => {
     const orderId = await paidSale();
-    const key = `refund-${orderId}`;
-    const refund = () =>
-      merchant(
-        pair.be.url,
-        'POST',
-        `/v1/orders/${orderId}/return`,
-        { amount: '2.00' },
-        { 'Idempotency-Key': key },
-      );
+    const refund = () => keyedReturn(orderId, '2.00', `refund-${orderId}`);
     faults.inject('/api/v2/return/', 'drop');
     const first = await refund();
     assert.equal(first.status, 202, JSON.stringify(first.body));
@@ -119,15 +121,7 @@ describe('lost answers of money operations', () => {
     );
     // Until a person resolves it, the order takes no further return; the 409 says so, promises
     // no Retry-After, and is not kept under its key.
-    const key = `after-${orderId}`;
-    const further = () =>
-      merchant(
-        pair.be.url,
-        'POST',
-        `/v1/orders/${orderId}/return`,
-        { amount: '1.00' },
-        { 'Idempotency-Key': key },
-      );
+    const further = () => keyedReturn(orderId, '1.00', `after-${orderId}`);
     const blocked = await further();
     assert.equal(blocked.status, 409, JSON.stringify(blocked.body));
     assert.equal(blocked.headers.get('retry-after'), null);
