@@ -302,6 +302,38 @@ describe('lost answers of money operations', () => {
     );
   });
 
+  it('a two-step payout whose check answer is lost is found registered, then pays once', async () => {
+    const orderId = uniqueOrderId('po2-lost-check');
+    faults.inject('/api/v4/payout-check/', 'drop');
+    const check = await merchant(pair.be.url, 'POST', '/v1/payouts/check', {
+      orderId,
+      amount: '15.00',
+      currency: 'EUR',
+      cardNumber: '4000000000000002',
+    });
+    assert.equal(check.status, 502, JSON.stringify(check.body));
+    const registered = await waitFor(`${orderId} registered by the reconciler`, async () => {
+      await pair.be.checkout.reconcile(0);
+      const { body } = await merchant(pair.be.url, 'GET', `/v1/payouts/${orderId}`);
+      return body.status === 'registered' && body;
+    });
+    assert.equal(registered.gatewayOrderId, (await gatewayTx(orderId)).orderid);
+    const pay = await merchant(pair.be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
+    assert.ok([200, 202].includes(pay.status), JSON.stringify(pay.body));
+    await waitFor(`${orderId} paid`, async () => {
+      const { body } = await merchant(pair.be.url, 'GET', `/v1/payouts/${orderId}`);
+      return body.status === 'approved';
+    });
+    const tx = await gatewayTx(orderId);
+    assert.deepEqual(
+      tx.operations.map((o) => [o.type, o.status]),
+      [
+        ['payout-check', 'approved'],
+        ['payout', 'approved'],
+      ],
+    );
+  });
+
   it('a two-step payout whose pay answer is lost after it was paid is read as approved', async () => {
     const orderId = uniqueOrderId('po2-paid');
     await merchant(pair.be.url, 'POST', '/v1/payouts/check', {

@@ -142,9 +142,11 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
           `Payout ${op.clientId} is ${op.status}; only a checked, registered payout can be paid`,
         );
       }
+      // `paySent`: from here on a lost answer may hide a payment, never only a check (pollPayout).
       const claimed = await ctx.store.operations.transition(op.id, {
         from: ['registered'],
         to: 'processing',
+        patch: { data: { ...op.data, paySent: true } },
       });
       if (!claimed.won || !claimed.operation)
         throw new HttpError(409, 'conflict', `Payout ${op.clientId} is already being paid`);

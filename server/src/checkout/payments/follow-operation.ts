@@ -17,6 +17,11 @@ export interface PollOptions {
    * describe the sale or an earlier return.
    */
   transactionType?: string;
+  /**
+   * What an `approved` status means for this operation when it is not the end: a payout check
+   * approved has registered the payout, which then waits for /pay.
+   */
+  approvedMeans?: 'registered';
 }
 
 /**
@@ -43,9 +48,13 @@ export async function pollOperation(
     );
     if (options.transactionType !== undefined && status.transactionType !== options.transactionType)
       return operation;
+    // A check moves nothing, and its status need not carry the payout's amount: it is known by
+    // the merchant's own payout id and its transaction type alone.
+    const compareAmount =
+      (options.transactionType !== undefined || !gatewayOrderId) && !options.approvedMeans;
     const mismatch = statusMismatch(status, {
       gatewayOrderId,
-      ...(options.transactionType !== undefined || !gatewayOrderId
+      ...(compareAmount
         ? { amountMinor: operation.amountMinor, currency: operation.currency }
         : {}),
     });
@@ -60,8 +69,10 @@ export async function pollOperation(
       gatewayOrderId || !status.orderId
         ? operation
         : await learnOrderId(ctx, operation, status.orderId);
-    if (!isFinalStatus(status.status)) return known;
-    return await finalizeOperation(ctx, known, status.status, {
+    const reached =
+      status.status === 'approved' && options.approvedMeans ? options.approvedMeans : status.status;
+    if (!isFinalStatus(reached) && reached !== options.approvedMeans) return known;
+    return await finalizeOperation(ctx, known, reached, {
       reason: status.errorMessage,
       errorCode: status.errorCode,
     });
@@ -89,14 +100,19 @@ async function learnOrderId(
  * A payout's status poll. A two-step payout shares its transaction with the check that
  * registered it, whose status (`payout-check`, approved) says nothing about the payment: only a
  * status of the payout itself counts. A registered payout waits for /pay, not for the gateway.
+ * A check whose own answer was lost (`unknown`, no /pay ever sent) is the exception: its
+ * `payout-check` status says whether it registered.
  */
 export function pollPayout(ctx: Context, operation: MerchantOperation): Promise<MerchantOperation> {
   if (operation.status === 'registered') return Promise.resolve(operation);
-  return pollOperation(
-    ctx,
-    operation,
-    operation.data.step === 'checked' ? { transactionType: 'payout' } : {},
-  );
+  if (operation.data.step !== 'checked') return pollOperation(ctx, operation);
+  if (operation.status === 'unknown' && operation.data.paySent !== true) {
+    return pollOperation(ctx, operation, {
+      transactionType: 'payout-check',
+      approvedMeans: 'registered',
+    });
+  }
+  return pollOperation(ctx, operation, { transactionType: 'payout' });
 }
 
 /**
