@@ -154,8 +154,9 @@ async function pendingConflict(
       `${what} is unknown and waits for a person: check it in the gateway's back office, then POST /v1/operations/${pending.id}/resolve`,
     );
   }
+  // Asked again at every pass; one that never reached the gateway stays unknown until resolved.
   return conflictForNow(
-    `${what} is unknown: its answer was lost and the reconciler is asking the gateway; try again once it is final`,
+    `${what} is unknown: its answer was lost and the reconciler is asking the gateway; try again once it is final, or, if it stays unknown, check it in the gateway's back office and POST /v1/operations/${pending.id}/resolve`,
     60,
   );
 }
