@@ -265,14 +265,18 @@ describe('lost answers of money operations', () => {
     }
   });
 
-  it('a two-step payout whose pay fails before the gateway acted is not read as paid from its check', async () => {
-    const orderId = uniqueOrderId('po2');
-    const check = await merchant(pair.be.url, 'POST', '/v1/payouts/check', {
+  /** Step one of a two-step payout of 15.00 EUR to a card. */
+  const checkPayout = (orderId: string) =>
+    merchant(pair.be.url, 'POST', '/v1/payouts/check', {
       orderId,
       amount: '15.00',
       currency: 'EUR',
       cardNumber: '4000000000000002',
     });
+
+  it('a two-step payout whose pay fails before the gateway acted is not read as paid from its check', async () => {
+    const orderId = uniqueOrderId('po2');
+    const check = await checkPayout(orderId);
     assert.equal(check.status, 201, JSON.stringify(check.body));
     faults.inject('/api/v4/payout-pay/', '5xx');
     const pay = await merchant(pair.be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
@@ -305,12 +309,7 @@ describe('lost answers of money operations', () => {
   it('a two-step payout whose check answer is lost is found registered, then pays once', async () => {
     const orderId = uniqueOrderId('po2-lost-check');
     faults.inject('/api/v4/payout-check/', 'drop');
-    const check = await merchant(pair.be.url, 'POST', '/v1/payouts/check', {
-      orderId,
-      amount: '15.00',
-      currency: 'EUR',
-      cardNumber: '4000000000000002',
-    });
+    const check = await checkPayout(orderId);
     assert.equal(check.status, 502, JSON.stringify(check.body));
     const registered = await waitFor(`${orderId} registered by the reconciler`, async () => {
       await pair.be.checkout.reconcile(0);
@@ -336,12 +335,7 @@ describe('lost answers of money operations', () => {
 
   it('a two-step payout whose pay answer is lost after it was paid is read as approved', async () => {
     const orderId = uniqueOrderId('po2-paid');
-    await merchant(pair.be.url, 'POST', '/v1/payouts/check', {
-      orderId,
-      amount: '15.00',
-      currency: 'EUR',
-      cardNumber: '4000000000000002',
-    });
+    await checkPayout(orderId);
     faults.inject('/api/v4/payout-pay/', 'drop');
     const pay = await merchant(pair.be.url, 'POST', `/v1/payouts/${orderId}/pay`, {});
     assert.equal(pay.status, 202, JSON.stringify(pay.body));
