@@ -202,9 +202,10 @@ describe('required fields', () => {
       const request = saleRequest(pan('approved'), orderId(), { order_desc });
       return {
         clientOrderId: request.client_orderid,
+        // The spec's sale control, by hand: endpointId, client_orderid, amount in cents, email.
         sent: postForm(`${h.base}/api/v2/sale/${h.endpointId}`, {
           ...request,
-          control: control(h, 'sale', request),
+          control: signedOver(`${h.endpointId}${request.client_orderid}1042${request.email}`),
         }),
       };
     };
