@@ -184,7 +184,7 @@ export function createOperationRepository(q: Executor) {
     },
 
     /**
-     * Marks a pending operation as looked at now, unless it changed since `seen`: one that waits
+     * Marks a pending operation as looked at now, unless it changed since it was read: one that waits
      * for a person (pollMoneyOp's twins) then goes to the back of needingReconciliation's queue
      * instead of holding its front, where fifty of them would starve every newer one.
      */

@@ -18,6 +18,11 @@ export interface PollOptions {
    */
   transactionType?: string;
   /**
+   * Whether the status must carry the operation's own amount and currency; by default when a
+   * transaction type is asked for or the gateway's order id is not known yet.
+   */
+  matchAmount?: boolean;
+  /**
    * What an `approved` status means for this operation when it is not the end: a payout check
    * approved has registered the payout, which then waits for /pay.
    */
@@ -48,15 +53,11 @@ export async function pollOperation(
     );
     if (options.transactionType !== undefined && status.transactionType !== options.transactionType)
       return operation;
-    // A check moves nothing, and its status need not carry the payout's amount: it is known by
-    // the merchant's own payout id and its transaction type alone.
-    const compareAmount =
-      (options.transactionType !== undefined || !gatewayOrderId) && !options.approvedMeans;
+    const matchAmount =
+      options.matchAmount ?? (options.transactionType !== undefined || !gatewayOrderId);
     const mismatch = statusMismatch(status, {
       gatewayOrderId,
-      ...(compareAmount
-        ? { amountMinor: operation.amountMinor, currency: operation.currency }
-        : {}),
+      ...(matchAmount ? { amountMinor: operation.amountMinor, currency: operation.currency } : {}),
     });
     if (mismatch) {
       ctx.logger.error(
@@ -107,8 +108,11 @@ export function pollPayout(ctx: Context, operation: MerchantOperation): Promise<
   if (operation.status === 'registered') return Promise.resolve(operation);
   if (operation.data.step !== 'checked') return pollOperation(ctx, operation);
   if (operation.status === 'unknown' && operation.data.paySent !== true) {
+    // A check moves nothing, and its status need not carry the payout's amount: it is known by
+    // the merchant's own payout id and its transaction type alone.
     return pollOperation(ctx, operation, {
       transactionType: 'payout-check',
+      matchAmount: false,
       approvedMeans: 'registered',
     });
   }
