@@ -2,11 +2,12 @@
  * `Idempotency-Key` on merchant POSTs: the first request with a key runs; every repeat with the
  * same body gets the first answer verbatim (and moves no money); the same key with another body
  * is refused (422); a repeat while the first still runs waits for it a little, then gets 409.
- * Answers of 5xx are not kept, nor those that hold for now only (errors.ts, conflictForNow), so a retry
- * runs again, as does one after its instance died: what it would repeat is stopped below the key,
- * by the merchant's own order id for a rebill, payout or transfer (the gateway's client_orderid),
- * and by `keyedOperationId` for a capture, void or return, whose ids are ours. A gateway answer lost after the request left is not a 5xx: the operation is answered
- * 202 `unknown` and kept, since the gateway may have acted (operation-runner.ts).
+ * Answers of 5xx are not kept, nor those that hold for now only (errors.ts, conflictForNow), so
+ * a retry runs again, as does one after its instance died: what it would repeat is stopped below
+ * the key, by the merchant's own order id for a rebill, payout or transfer (the gateway's
+ * client_orderid), and by `keyedOperationId` for a capture, void or return, whose ids are ours.
+ * A gateway answer lost after the request left is not a 5xx: the operation is answered 202
+ * `unknown` and kept, since the gateway may have acted (operation-runner.ts).
  */
 import { createHash, createHmac } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';

@@ -1,9 +1,9 @@
 /**
  * Any merchant operation by its id (captures, voids and returns have no resource of their own),
  * and, for a capture, void or return, the one way out of `unknown` that the gateway cannot give:
- * a person who checked the gateway's back office says what happened. A lost return equal to an earlier final one stays
- * `unknown` (money-ops.ts, pollMoneyOp), and until it is resolved its order takes no further
- * capture or return.
+ * a person who checked the gateway's back office says what happened. A lost return equal to an
+ * earlier final one stays `unknown` (money-ops.ts, pollMoneyOp), and until it is resolved its
+ * order takes no further capture or return.
  */
 import { type MerchantOperation, MONEY_OPERATION_KINDS } from '../../store/index.js';
 import type { Context } from '../context.js';
