@@ -57,7 +57,7 @@ function tidyManifest(file) {
   // Paths point at the published ESM files, not the TypeScript sources.
   const text = readFileSync(file, 'utf8').replace(
     /"\/?widget\/src\/([^"]*?)\.(?:ts|js)"/g,
-    '"dist/esm/$1.js"',
+    '"dist/esm/widget/src/$1.js"',
   );
   const manifest = JSON.parse(text);
   for (const mod of manifest.modules ?? []) {

@@ -16,6 +16,8 @@ cd "$(dirname "$0")/.."
 
 echo "== type check"
 ./node_modules/.bin/tsc --noEmit -p tsconfig.json
+./node_modules/.bin/tsc --noEmit -p widget/tsconfig.json
+./node_modules/.bin/tsc --noEmit -p server/tsconfig.json
 echo "== lint"
 ./node_modules/.bin/biome check --error-on-warnings .
 echo "== node tests"

@@ -1,34 +1,25 @@
 /**
  * Facts of a card number, shared by the backend, the store and the sandbox: its brand from the
  * leading digits, as the gateway names brands (`VISA`, ...), its Luhn check digit, and what of it
- * may be shown.
+ * may be shown. The brand table and the Luhn check are the contract's, shared with the widget.
  */
-const BRANDS: readonly [brand: string, prefix: RegExp][] = [
-  ['VISA', /^4/],
-  ['MIR', /^220[0-4]/],
-  ['MASTERCARD', /^(5[1-5]|2[2-7])/],
-  ['AMEX', /^3[47]/],
-  ['DISCOVER', /^(6011|65)/],
-  ['JCB', /^35/],
-];
+import { type BrandId, detectBrand } from '../../contract/card/brands.js';
+import { luhnValid } from '../../contract/card/luhn.js';
 
+/** The brands the gateway names, by the contract's brand ids; the others are `UNKNOWN` to it. */
+const GATEWAY_BRANDS: Partial<Record<BrandId, string>> = {
+  visa: 'VISA',
+  mir: 'MIR',
+  mastercard: 'MASTERCARD',
+  amex: 'AMEX',
+  discover: 'DISCOVER',
+  jcb: 'JCB',
+};
+
+/** The brand as the gateway names it, from the contract's brand table. */
 export function brandOf(pan: string): string {
-  return BRANDS.find(([, prefix]) => prefix.test(pan))?.[0] ?? 'UNKNOWN';
-}
-
-/** The Luhn checksum of a string of digits (length is the caller's rule). */
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
+  const brand = detectBrand(pan);
+  return (brand && GATEWAY_BRANDS[brand.id]) ?? 'UNKNOWN';
 }
 
 /**

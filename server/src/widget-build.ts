@@ -20,7 +20,9 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** What the CDN build reads besides widget/src (vite.config.ts and its literal minifier). */
+/** What the CDN build reads besides its sources (vite.config.ts and its literal minifier). */
+const SOURCE_DIRS = ['widget/src', 'contract'];
+
 const BUILD_INPUTS = ['vite.config.ts', 'scripts/minify-literals.mjs'];
 
 export function widgetBuildIsStale(root: string): boolean {
@@ -28,7 +30,9 @@ export function widgetBuildIsStale(root: string): boolean {
   if (!existsSync(bundle)) return true;
   const inputs = BUILD_INPUTS.map((f) => join(root, f)).filter((f) => existsSync(f));
   const newest = Math.max(
-    newestMtime(join(root, 'widget/src')),
+    ...SOURCE_DIRS.map((dir) => join(root, dir))
+      .filter((dir) => existsSync(dir))
+      .map(newestMtime),
     ...inputs.map((f) => statSync(f).mtimeMs),
   );
   return newest > statSync(bundle).mtimeMs;
@@ -36,7 +40,7 @@ export function widgetBuildIsStale(root: string): boolean {
 
 /**
  * Builds the CDN file (`scripts/build.mjs --cdn`: not the ESM build or the manifest, which only
- * a published package needs) when it is missing or older than a widget source.
+ * a published package needs) when it is missing or older than a widget or contract source.
  */
 export async function ensureWidgetBuilt(root: string): Promise<'fresh' | 'built'> {
   if (!widgetBuildIsStale(root)) return 'fresh';

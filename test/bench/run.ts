@@ -169,7 +169,7 @@ ${targetsTable([
 ## 1. Widget size
 
 min = bytes on disk after minification; gzip at level 9; brotli at quality 11. The ESM row is
-\`dist/esm/pay-checkout.js\` and the ${widget.esm.files} files of ours it imports, bundled and
+\`dist/esm/widget/src/pay-checkout.js\` and the ${widget.esm.files} files of ours it imports, bundled and
 minified the way the CDN file is, with **Lit excluded** (a shared dependency an app already has;
 ${b(widget.esm.unminifiedBytes)} as tsc emits them, unminified). Peers: gzip -9 figures measured
 with the same tool on this machine kind (toolchain notes); only gzip is known for them.${widget.built ? ' The widget was built first (`npm run build`): dist was missing.' : ''}

@@ -2,7 +2,7 @@
 // Widget size, min + gzip -9 + brotli, beside peers measured the same way (gzip -9 bytes, from
 // /work/shared/notes/toolchain.md). Two artefacts:
 //   - the CDN file dist/cdn/pay-checkout.js (one minified ES module, Lit included);
-//   - the ESM entry dist/esm/pay-checkout.js plus the files of ours it imports, bundled and
+//   - the ESM entry dist/esm/widget/src/pay-checkout.js plus the files of ours it imports, bundled and
 //     minified the way the CDN file is, with Lit left out: an app that uses the ESM build already
 //     ships Lit (a shared dependency), so only our own code is what the widget adds.
 // Builds first when dist is missing (or with --build). Also the ten largest contributors to the
@@ -19,7 +19,7 @@ import { piecesBySource } from '../../scripts/source-map-sizes.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const cdnFile = join(root, 'dist/cdn/pay-checkout.js');
-const esmEntry = join(root, 'dist/esm/pay-checkout.js');
+const esmEntry = join(root, 'dist/esm/widget/src/pay-checkout.js');
 export const BUDGET_GZIP = 25 * 1024;
 /**
  * Issue 14 ("Light and fast"): the CDN file's target; the figure of the RESULTS.md it replaced;

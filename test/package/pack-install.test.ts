@@ -142,8 +142,8 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
     files = packed[0].files.map((f) => f.path);
     for (const path of [
       'package.json',
-      'dist/esm/pay-checkout.js',
-      'dist/esm/pay-checkout.d.ts',
+      'dist/esm/widget/src/pay-checkout.js',
+      'dist/esm/widget/src/pay-checkout.d.ts',
       'dist/node/server/src/index.js',
       'dist/node/server/src/index.d.ts',
       'dist/node/server/src/client/merchant-client.js',
@@ -153,7 +153,7 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
     assert.deepEqual(
       files.filter(
         (f) =>
-          /^(server|test|widget|demo|scripts|data)\//.test(f) ||
+          /^(server|test|widget|contract|demo|scripts|data)\//.test(f) ||
           (f.endsWith('.ts') && !f.endsWith('.d.ts')),
       ),
       [],

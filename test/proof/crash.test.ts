@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { NextAction } from '../../widget/src/api-types.js';
+import type { NextAction } from '../../contract/api-types.js';
 import { type Stack, startStack } from '../e2e/support/stack.js';
 import {
   type Backend,

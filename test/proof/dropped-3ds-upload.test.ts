@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
-import type { NextAction } from '../../widget/src/api-types.js';
+import type { NextAction } from '../../contract/api-types.js';
 import {
   BROWSER,
   card,

@@ -9,8 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { NextAction } from '../../contract/api-types.js';
 import type { FetchLike } from '../../server/src/gateway/index.js';
-import type { NextAction } from '../../widget/src/api-types.js';
 import {
   card,
   createSession,

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import express from 'express';
 import jwt from 'jsonwebtoken';
+import type { NextAction } from '../../contract/api-types.js';
 import { ensureWidgetBuilt } from '../../server/src/widget-build.js';
-import type { NextAction } from '../../widget/src/api-types.js';
 import {
   type Backend,
   BROWSER,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { brandOf, holdsCardNumber, luhnValid, maskPan } from '../../server/src/card-number.js';
+import { luhnValid } from '../../contract/card/luhn.js';
+import { brandOf, holdsCardNumber, maskPan } from '../../server/src/card-number.js';
 
 test('brands by leading digits, as the gateway names them', () => {
   const cases: [string, string][] = [

@@ -9,7 +9,7 @@ test('the widget build is stale when missing or older than a source, fresh other
   const root = mkdtempSync(join(tmpdir(), 'widget-build-'));
   try {
     mkdirSync(join(root, 'widget/src/card'), { recursive: true });
-    const source = join(root, 'widget/src/card/luhn.ts');
+    const source = join(root, 'widget/src/card/format.ts');
     writeFileSync(source, 'export {};');
     assert.equal(widgetBuildIsStale(root), true, 'no bundle yet');
 
@@ -31,6 +31,15 @@ test('the widget build is stale when missing or older than a source, fresh other
     utimesSync(config, new Date(1_500_000), new Date(1_500_000));
     utimesSync(source, new Date(3_000_000), new Date(3_000_000));
     assert.equal(widgetBuildIsStale(root), true, 'a source changed after the build');
+
+    utimesSync(source, new Date(1_000_000), new Date(1_000_000));
+    mkdirSync(join(root, 'contract/card'), { recursive: true });
+    const shared = join(root, 'contract/card/luhn.ts');
+    writeFileSync(shared, 'export {};');
+    utimesSync(shared, new Date(1_000_000), new Date(1_000_000));
+    assert.equal(widgetBuildIsStale(root), false, 'bundle newer than every contract source');
+    utimesSync(shared, new Date(3_000_000), new Date(3_000_000));
+    assert.equal(widgetBuildIsStale(root), true, 'a contract source changed after the build');
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

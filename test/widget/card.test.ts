@@ -1,5 +1,6 @@
 import { expect } from '@open-wc/testing';
-import { BRANDS, cvcLength, detectBrand, maxDigits } from '../../widget/src/card/brands.js';
+import { BRANDS, cvcLength, detectBrand, maxDigits } from '../../contract/card/brands.js';
+import { luhnValid } from '../../contract/card/luhn.js';
 import { expiryProblem, parseExpiry } from '../../widget/src/card/expiry.js';
 import {
   caretAfterDigits,
@@ -7,7 +8,6 @@ import {
   formatCardNumber,
   formatExpiry,
 } from '../../widget/src/card/format.js';
-import { luhnValid } from '../../widget/src/card/luhn.js';
 import {
   cvcProblem,
   nameProblem,

@@ -1,8 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
-import type { NextAction } from '../../widget/src/api-types.js';
-import { unsafeUrlOf } from '../../widget/src/safe-url.js';
-import { CHALLENGE_TIMEOUT_MS } from '../../widget/src/three-ds/constants.js';
+import type { NextAction } from '../../contract/api-types.js';
+import { unsafeUrlOf } from '../../contract/safe-url.js';
+import { CHALLENGE_TIMEOUT_MS } from '../../contract/three-ds.js';
 import { CHALLENGE_POLL_MIN_MS, FALLBACK_AFTER_MS } from '../../widget/src/three-ds/controller.js';
 import {
   FakeBackend,

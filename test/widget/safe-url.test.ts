@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
-import type { NextAction } from '../../widget/src/api-types.js';
-import { isSafeUrl, unsafeUrlOf } from '../../widget/src/safe-url.js';
+import type { NextAction } from '../../contract/api-types.js';
+import { isSafeUrl, unsafeUrlOf } from '../../contract/safe-url.js';
 import { order } from './helpers/fake-backend.js';
 
 describe('safe URLs', () => {

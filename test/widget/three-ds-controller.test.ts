@@ -4,8 +4,8 @@
  */
 import { expect } from '@open-wc/testing';
 import { html, render } from 'lit';
+import type { NextAction } from '../../contract/api-types.js';
 import type { Api } from '../../widget/src/api.js';
-import type { NextAction } from '../../widget/src/api-types.js';
 import type { Env } from '../../widget/src/env.js';
 import { ThreeDsController, type ThreeDsPorts } from '../../widget/src/three-ds/controller.js';
 import { finalApproved, order } from './helpers/fake-backend.js';

@@ -1,4 +1,5 @@
 import { expect } from '@open-wc/testing';
+import { METHOD_TIMEOUT_MS, WINDOW_SIZES } from '../../contract/three-ds.js';
 import {
   chooseWindowSize,
   collectBrowserInfo,
@@ -10,7 +11,6 @@ import {
   creqWindowSize,
   frameStyle,
 } from '../../widget/src/three-ds/challenge.js';
-import { METHOD_TIMEOUT_MS, WINDOW_SIZES } from '../../widget/src/three-ds/constants.js';
 import { markLaunched, wasLaunched } from '../../widget/src/three-ds/launched.js';
 import { isReturnMessage, returnMessage } from '../../widget/src/three-ds/messages.js';
 import { order } from './helpers/fake-backend.js';

@@ -1,5 +1,5 @@
 /**
- * The backend client: the six widget routes of api-types.ts, nothing else. It holds the session
+ * The backend client: the six widget routes of contract/api-types.ts, nothing else. It holds the session
  * token only (never a gateway secret) and turns every failure into an ApiError with a code.
  */
 import type {
@@ -10,7 +10,7 @@ import type {
   SessionView,
   WidgetApiError,
   WidgetApiErrorCode,
-} from './api-types.js';
+} from '../../contract/api-types.js';
 import { type Clock, sleep } from './env.js';
 
 export type ApiErrorCode = WidgetApiErrorCode | 'network';

@@ -3,8 +3,8 @@
  * `document` hears them through the shadow root. Card data never appears here: brand, last four
  * digits and the masked number only.
  */
-import type { OrderStatus, ReturnMessage } from './api-types.js';
-import type { BrandId } from './card/brands.js';
+import type { OrderStatus, ReturnMessage } from '../../contract/api-types.js';
+import type { BrandId } from '../../contract/card/brands.js';
 import type { CardField } from './card/validate.js';
 
 /** Codes of `pay-error`. */
@@ -18,6 +18,12 @@ export type PayErrorCode =
   | 'rate-limited'
   | 'gateway'
   | 'internal'
+  /** The page's origin is not one the merchant allowed on the backend (`ALLOWED_ORIGINS`). */
+  | 'forbidden'
+  | 'not-found'
+  | 'payload-too-large'
+  /** The backend cannot serve now; the same request may succeed later. */
+  | 'unavailable'
   /** The backend named a URL that is not https (nor http to loopback): not followed. */
   | 'unsafe-url';
 

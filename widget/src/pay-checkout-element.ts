@@ -6,9 +6,9 @@ import {
   type TemplateResult,
   unsafeCSS,
 } from 'lit';
+import type { ChallengeWindowSize, OrderView, SessionView } from '../../contract/api-types.js';
+import { type Brand, type BrandId, cvcLength, detectBrand } from '../../contract/card/brands.js';
 import { type Api, ApiError, createApi } from './api.js';
-import type { ChallengeWindowSize, OrderView, SessionView } from './api-types.js';
-import { type Brand, type BrandId, cvcLength, detectBrand } from './card/brands.js';
 import { parseExpiry } from './card/expiry.js';
 import { caretAfterDigits, digitsOnly, formatCardNumber, formatExpiry } from './card/format.js';
 import {

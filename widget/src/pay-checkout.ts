@@ -9,9 +9,9 @@ import './pay-checkout.styles.js';
 import './i18n/strings.js';
 import { PayCheckoutElement } from './pay-checkout-element.js';
 
+export type * from '../../contract/api-types.js';
+export { BRANDS, type Brand, type BrandId, detectBrand } from '../../contract/card/brands.js';
 export { ApiError, type ApiErrorCode } from './api.js';
-export type * from './api-types.js';
-export { BRANDS, type Brand, type BrandId, detectBrand } from './card/brands.js';
 export type { CardField } from './card/validate.js';
 export type { Clock, Env } from './env.js';
 export type * from './events.js';

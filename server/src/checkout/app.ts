@@ -29,7 +29,8 @@ import {
   type Timing,
 } from './context.js';
 import { errorMiddleware, HttpError } from './errors.js';
-import { GATEWAY_PAGE_PATH, gatewayPageRouter } from './gateway-page/route.js';
+import { gatewayPageRouter } from './gateway-page/route.js';
+import { GATEWAY_PAGE_PATH } from './gateway-page/url.js';
 import { healthRouter } from './health.js';
 import { LAUNCH_PATH, launcherRouter } from './launcher/route.js';
 import { createLogger, type Logger } from './logger.js';

@@ -6,23 +6,13 @@
  */
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
+import type { WidgetApiErrorCode } from '../../../contract/api-types.js';
 import { PayCheckoutError } from '../errors.js';
 import { controlCharacterPath } from './control-characters.js';
 import type { Logger } from './logger.js';
 
-export type ApiErrorCode =
-  | 'validation'
-  | 'unauthorized'
-  | 'session-expired'
-  | 'forbidden'
-  | 'not-found'
-  | 'conflict'
-  | 'idempotency-conflict'
-  | 'payload-too-large'
-  | 'rate-limited'
-  | 'gateway'
-  | 'unavailable'
-  | 'internal';
+/** The widget API's codes (the contract), and the merchant API's one more: a reused key. */
+export type HttpErrorCode = WidgetApiErrorCode | 'idempotency-conflict';
 
 export class HttpError extends PayCheckoutError {
   readonly status: number;
@@ -33,11 +23,11 @@ export class HttpError extends PayCheckoutError {
    * `Retry-After`.
    */
   readonly forNow: { retryAfterSeconds?: number } | undefined;
-  declare readonly code: ApiErrorCode;
+  declare readonly code: HttpErrorCode;
 
   constructor(
     status: number,
-    code: ApiErrorCode,
+    code: HttpErrorCode,
     message: string,
     field?: string,
     forNow?: { retryAfterSeconds?: number },

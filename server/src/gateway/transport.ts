@@ -49,7 +49,9 @@ export const JSON_ACCEPT = 'application/vnd.pay+json';
 
 /** `a=1&b=2`, URLSearchParams encoding (space as `+`, which the gateway decodes as a space). */
 export function encodeForm(body: readonly Param[]): string {
-  return new URLSearchParams(body.map(([name, value]) => [name, value])).toString();
+  return new URLSearchParams(
+    body.map(([name, value]): [string, string] => [name, value]),
+  ).toString();
 }
 
 export async function postForm(fetchImpl: FetchLike, request: HttpRequest): Promise<HttpAnswer> {

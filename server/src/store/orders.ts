@@ -8,7 +8,7 @@
  * told so together with the order as it now stands.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Intent, OrderStatus } from '../../../widget/src/api-types.js';
+import type { Intent, OrderStatus } from '../../../contract/api-types.js';
 import { PayCheckoutError } from '../errors.js';
 import {
   assertMinor,

@@ -7,7 +7,8 @@
  * `CardNumber`...; the one list in server/src/sensitive-fields.ts), and any remaining value holding a 12-19 digit run (spaced or dashed too) that passes Luhn is masked
  * to at most first six / last four, in case a PAN hides in a field we did not foresee.
  */
-import { luhnValid, maskPan } from '../card-number.js';
+import { luhnValid } from '../../../contract/card/luhn.js';
+import { maskPan } from '../card-number.js';
 import { isSensitiveFieldName, replacePanLike } from '../sensitive-fields.js';
 
 export { isSensitiveFieldName };

@@ -7,7 +7,7 @@
  * order back. A session that ends unpaid (`expire`) leaves its order `expired`.
  */
 import { randomUUID } from 'node:crypto';
-import type { Intent, PayMode, SessionState } from '../../../widget/src/api-types.js';
+import type { Intent, PayMode, SessionState } from '../../../contract/api-types.js';
 import { PayCheckoutError } from '../errors.js';
 import {
   createOrderRepository,

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { NextAction } from '../../../contract/api-types.js';
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
-import type { NextAction } from '../../../widget/src/api-types.js';
 import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
 import { createSession, runChallenge, Shopper } from './shopper.js';
 

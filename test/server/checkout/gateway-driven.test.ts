@@ -10,8 +10,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import type { NextAction } from '../../../contract/api-types.js';
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
-import type { NextAction } from '../../../widget/src/api-types.js';
 import {
   type Backend,
   closeServer,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { gatewayPageUrl } from '../../../server/src/checkout/gateway-page/route.js';
+import { gatewayPageUrl } from '../../../server/src/checkout/gateway-page/url.js';
 import { writeFlow } from '../../../server/src/checkout/payments/flow-state.js';
 import type { StoredAction } from '../../../server/src/checkout/payments/next-action.js';
 import { MERCHANT_ORIGIN } from './harness.js';

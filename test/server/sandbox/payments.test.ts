@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { luhnValid } from '../../../server/src/card-number.js';
+import { luhnValid } from '../../../contract/card/luhn.js';
 import { GatewayValidationError } from '../../../server/src/gateway/index.js';
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
 import {

@@ -2,7 +2,7 @@
  * An in-page fake of the companion backend's widget API, given to the element as its `fetch`.
  * Tests queue answers per route and read back every request exactly as sent.
  */
-import type { NextAction, OrderView, SessionView } from '../../../widget/src/api-types.js';
+import type { NextAction, OrderView, SessionView } from '../../../contract/api-types.js';
 
 export interface Recorded {
   method: string;

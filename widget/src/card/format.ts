@@ -1,5 +1,5 @@
 /** Display formatting of card fields. Pure string functions, no DOM. */
-import { type Brand, detectBrand, maxDigits } from './brands.js';
+import { type Brand, detectBrand, maxDigits } from '../../../contract/card/brands.js';
 
 export function digitsOnly(value: string): string {
   return value.replace(/\D/g, '');

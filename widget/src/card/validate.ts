@@ -1,8 +1,8 @@
 /** Whole-form validation of the card fields, returning one problem per field. */
-import { detectBrand } from './brands.js';
+import { detectBrand } from '../../../contract/card/brands.js';
+import { luhnValid } from '../../../contract/card/luhn.js';
 import { expiryProblem } from './expiry.js';
 import { digitsOnly } from './format.js';
-import { luhnValid } from './luhn.js';
 
 export type CardField = 'number' | 'expiry' | 'cvc' | 'name';
 

@@ -1,6 +1,6 @@
 /** Collects the EMV 3DS browser fields (the backend adds Accept header, IP and user agent). */
-import type { BrowserInfo, ChallengeWindowSize } from '../api-types.js';
-import { COLOR_DEPTHS, SMALL_VIEWPORT_PX, WINDOW_SIZES } from './constants.js';
+import type { BrowserInfo, ChallengeWindowSize } from '../../../contract/api-types.js';
+import { COLOR_DEPTHS, SMALL_VIEWPORT_PX, WINDOW_SIZES } from '../../../contract/three-ds.js';
 
 /**
  * Maps a screen colour depth onto the EMV set, rounding down (30-bit screens send 24); 24 when the

@@ -1,6 +1,6 @@
 /** What the challenge frame shows and how big it is, for each kind of challenge. */
-import type { ChallengeWindowSize, NextAction } from '../api-types.js';
-import { WINDOW_SIZES } from './constants.js';
+import type { ChallengeWindowSize, NextAction } from '../../../contract/api-types.js';
+import { WINDOW_SIZES } from '../../../contract/three-ds.js';
 
 /** A bank step shown in the dialog: a challenge, or the gateway's own page (html, or its address). */
 export type ChallengeAction =

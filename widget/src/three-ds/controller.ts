@@ -12,12 +12,18 @@
  * ACS posting from a nested frame, an ACS timeout), the shopper confirming Cancel, or 10 minutes.
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type {
+  BrowserInfo,
+  ChallengeWindowSize,
+  NextAction,
+  OrderView,
+} from '../../../contract/api-types.js';
+import { unsafeUrlOf } from '../../../contract/safe-url.js';
+import { CHALLENGE_TIMEOUT_MS, METHOD_TIMEOUT_MS } from '../../../contract/three-ds.js';
 import type { Api } from '../api.js';
-import type { BrowserInfo, ChallengeWindowSize, NextAction, OrderView } from '../api-types.js';
 import { type Env, sleep } from '../env.js';
 import type { PayEventDetail, PayEventName, PayStep } from '../events.js';
 import type { StringKey } from '../i18n/index.js';
-import { unsafeUrlOf } from '../safe-url.js';
 import { chooseWindowSize, collectBrowserInfo, fitWindowSize } from './browser-info.js';
 import {
   actionWindowSize,
@@ -27,7 +33,6 @@ import {
   frameStyle,
   framingRefused,
 } from './challenge.js';
-import { CHALLENGE_TIMEOUT_MS, METHOD_TIMEOUT_MS } from './constants.js';
 import { markLaunched, wasLaunched } from './launched.js';
 import { returnMessage } from './messages.js';
 import { runMethod } from './method.js';

@@ -5,7 +5,7 @@
  * ReturnMessage shape, names the order the step waits on, and is of a type the step waits for.
  * Anything else is ignored, silently.
  */
-import type { ReturnMessage } from '../api-types.js';
+import type { ReturnMessage } from '../../../contract/api-types.js';
 
 type MessageType = ReturnMessage['type'];
 

@@ -12,19 +12,12 @@ import { PENDING_ORDER_STATUSES } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { readFlow } from '../payments/flow-state.js';
 
-export const GATEWAY_PAGE_PATH = '/gateway-page';
-
-/** Where the widget loads an order's gateway page. */
-export function gatewayPageUrl(publicUrl: string, returnRef: string): string {
-  return `${publicUrl}${GATEWAY_PAGE_PATH}/${returnRef}`;
-}
-
 /**
  * What a bank's page needs, and nothing else:
  * - `script-src 'unsafe-inline' https:`: the usual auto-submit is an inline script or `onload`
  *   handler; some gateways load a script of theirs over https.
  * - `form-action`: the post to the ACS, over https (or http to loopback: the sandbox's ACS, the
- *   same rule as widget/src/safe-url.ts; CSP cannot name [::1]).
+ *   same rule as contract/safe-url.ts; CSP cannot name [::1]).
  * - `style-src`, `img-src`: a "continue" button and a logo stay readable.
  * - No `connect-src`, `frame-src`, fonts or media (default-src 'none'), no `<base>`.
  * - `sandbox allow-forms allow-scripts`: the page runs with an opaque origin, so it cannot read

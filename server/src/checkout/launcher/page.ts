@@ -48,7 +48,7 @@ export const LAUNCH_SCRIPT_HASH = `sha256-${createHash('sha256').update(SCRIPT, 
 
 /**
  * Where the page's posts and frames may go: https, or http to this machine (the sandbox), the
- * rule of widget/src/safe-url.ts (CSP cannot name [::1]). 'self' frames our gateway page.
+ * rule of contract/safe-url.ts (CSP cannot name [::1]). 'self' frames our gateway page.
  */
 const BANKS = 'https: http://127.0.0.1:* http://localhost:*';
 

@@ -11,7 +11,7 @@
  * for the 3DS Method result upload.
  */
 import { type Request, type Response, Router } from 'express';
-import { isSafeUrl } from '../../../../widget/src/safe-url.js';
+import { isSafeUrl } from '../../../../contract/safe-url.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { fingerprint, readFlow, writeFlow } from '../payments/flow-state.js';

@@ -5,7 +5,7 @@
  * recorded as `error`; a lost answer leaves it `unknown` (never sent again; a read asks the
  * gateway).
  */
-import { isSafeUrl } from '../../../../widget/src/safe-url.js';
+import { isSafeUrl } from '../../../../contract/safe-url.js';
 import { GatewayError, type GatewayResult } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';

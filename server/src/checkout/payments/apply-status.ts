@@ -4,12 +4,12 @@
  * cannot undo each other. Whoever wins the move to a final status runs the final-status effects
  * exactly once: the session completes, the merchant's webhook is queued, waiters wake up.
  */
-import type { OrderStatus } from '../../../../widget/src/api-types.js';
-import { isSafeUrl } from '../../../../widget/src/safe-url.js';
+import type { OrderStatus } from '../../../../contract/api-types.js';
+import { isSafeUrl } from '../../../../contract/safe-url.js';
 import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
-import { gatewayPageUrl } from '../gateway-page/route.js';
+import { gatewayPageUrl } from '../gateway-page/url.js';
 import { enqueueOrderWebhook } from '../webhooks.js';
 import { challengeKey, readFlow, sameAction, WAIT, writeFlow } from './flow-state.js';
 import {

@@ -5,7 +5,7 @@
  * after a restart) can carry on.
  */
 import { createHash } from 'node:crypto';
-import type { ChallengeWindowSize } from '../../../../widget/src/api-types.js';
+import type { ChallengeWindowSize } from '../../../../contract/api-types.js';
 import type { JsonObject, Order } from '../../store/index.js';
 import { type StoredAction, WAIT_RETRY_MS } from './next-action.js';
 import { readSentUpload, type SentUpload } from './sent-upload.js';

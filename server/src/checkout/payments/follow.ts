@@ -10,7 +10,7 @@
  * Polling only reads: nothing is ever sent again from here except through applyStatus's rules
  * for a lost upload.
  */
-import type { NextAction } from '../../../../widget/src/api-types.js';
+import type { NextAction } from '../../../../contract/api-types.js';
 import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';

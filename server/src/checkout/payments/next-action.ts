@@ -13,8 +13,8 @@ import type {
   ChallengeWindowSize,
   NextAction,
   OrderStatus,
-} from '../../../../widget/src/api-types.js';
-import { isSafeUrl } from '../../../../widget/src/safe-url.js';
+} from '../../../../contract/api-types.js';
+import { isSafeUrl } from '../../../../contract/safe-url.js';
 import type { GatewayResult } from '../../gateway/index.js';
 import { FINAL_ORDER_STATUSES } from '../../store/index.js';
 

@@ -11,13 +11,13 @@
  * carries `redirect_url`"; the family also sends `html` or `redirect-to`): that gateway page is
  * the first step, and stays it while the statuses name none (next-action.ts, salePage).
  */
-import type { BrowserInfo, CardInput } from '../../../../widget/src/api-types.js';
+import type { BrowserInfo, CardInput } from '../../../../contract/api-types.js';
 import type { SaleRequest } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
-import { gatewayPageUrl } from '../gateway-page/route.js';
+import { gatewayPageUrl } from '../gateway-page/url.js';
 import type { BrowserRequestFacts } from '../request-facts.js';
 import { claimSession } from '../session-life.js';
 import { finalizeOrder, returnUrlOf } from './apply-status.js';

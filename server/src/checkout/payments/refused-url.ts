@@ -1,5 +1,5 @@
 /**
- * The one log line for a gateway URL we refused to follow (widget/src/safe-url.ts says which pass).
+ * The one log line for a gateway URL we refused to follow (contract/safe-url.ts says which pass).
  * At `error`: a gateway sending `javascript:` or plain-http addresses is broken or attacked, and
  * someone must look. The URL is cut short; it is the gateway's text, never card data.
  */

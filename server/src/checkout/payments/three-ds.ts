@@ -11,7 +11,7 @@
  *    gateway's status, which tells the next step, or shows the upload never arrived (then the
  *    recorded upload is sent again, see resendLostUpload).
  */
-import type { BrowserInfo } from '../../../../widget/src/api-types.js';
+import type { BrowserInfo } from '../../../../contract/api-types.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope, notifyOrder } from '../context.js';
 import { HttpError } from '../errors.js';

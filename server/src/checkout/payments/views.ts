@@ -7,7 +7,7 @@ import type {
   OrderStatus,
   OrderView,
   SessionView,
-} from '../../../../widget/src/api-types.js';
+} from '../../../../contract/api-types.js';
 import { PayCheckoutError } from '../../errors.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, Order, OrderState } from '../../store/index.js';

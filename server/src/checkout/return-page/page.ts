@@ -9,7 +9,7 @@
  * Top level (the shopper's whole page was redirected): go back to the session's returnUrl.
  */
 import { createHash } from 'node:crypto';
-import type { ReturnMessage } from '../../../../widget/src/api-types.js';
+import type { ReturnMessage } from '../../../../contract/api-types.js';
 
 const SCRIPT = `(function () {
   var data = JSON.parse(document.getElementById('pay-checkout-return').textContent);

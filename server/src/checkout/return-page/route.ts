@@ -14,7 +14,7 @@
  * unknown refs, unreadable bodies and finished orders change nothing and say so.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import type { ReturnMessage } from '../../../../widget/src/api-types.js';
+import type { ReturnMessage } from '../../../../contract/api-types.js';
 import { verifyControl } from '../../signing/index.js';
 import type { Order } from '../../store/index.js';
 import type { Context } from '../context.js';

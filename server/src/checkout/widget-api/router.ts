@@ -1,11 +1,11 @@
 /**
- * The widget API (widget/src/api-types.ts): read the session, pay, report the 3DS Method result,
+ * The widget API (contract/api-types.ts): read the session, pay, report the 3DS Method result,
  * follow the order, cancel, or go to the hosted form. Every route takes the session JWT; the
  * session it names is the only one it can touch.
  */
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
-import type { NextAction, PayMode } from '../../../../widget/src/api-types.js';
-import { isSafeUrl } from '../../../../widget/src/safe-url.js';
+import type { NextAction, PayMode } from '../../../../contract/api-types.js';
+import { isSafeUrl } from '../../../../contract/safe-url.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';

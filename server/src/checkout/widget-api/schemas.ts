@@ -1,10 +1,10 @@
 /**
- * Validation of what the widget sends (api-types.ts). Messages name the field and never echo the
+ * Validation of what the widget sends (contract/api-types.ts). Messages name the field and never echo the
  * value: a card number must not come back in an error.
  */
 import { z } from 'zod';
-import { COLOR_DEPTHS } from '../../../../widget/src/three-ds/constants.js';
-import { luhnValid } from '../../card-number.js';
+import { luhnValid } from '../../../../contract/card/luhn.js';
+import { COLOR_DEPTHS } from '../../../../contract/three-ds.js';
 import { isOneLine, ONE_LINE } from '../control-characters.js';
 import { emvLanguage } from './emv-language.js';
 

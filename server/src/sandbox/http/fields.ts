@@ -4,7 +4,7 @@
  * Values are trimmed, as the gateway does ("leading and trailing whitespace ... omitted").
  */
 
-import { luhnValid } from '../../card-number.js';
+import { luhnValid } from '../../../../contract/card/luhn.js';
 import { type Param, toControlCents, toMinorUnits } from '../../signing/index.js';
 import { invalidField, missingField } from './errors.js';
 

@@ -1,5 +1,8 @@
-/** EMV 3-D Secure numbers the browser side must respect. */
-import type { ChallengeWindowSize } from '../api-types.js';
+/**
+ * EMV 3-D Secure numbers both sides respect: the browser times and sizes its frames by them, the
+ * backend checks what the browser reports against them.
+ */
+import type { ChallengeWindowSize } from './api-types.js';
 
 /** EMV Req 315: a 3DS Method that has not notified within 10 s is reported as `N`. */
 export const METHOD_TIMEOUT_MS = 10_000;

@@ -187,13 +187,19 @@ export interface ReturnMessage {
   orderId: string;
 }
 
+/** Every code the backend's error body can carry on a widget route (the backend's own error type
+ * is built on this union, so a code it sends and the element does not know is a compile error). */
 export type WidgetApiErrorCode =
   | 'validation' // a field is wrong: `field` names it
   | 'unauthorized' // missing, malformed or expired session token
   | 'session-expired'
+  | 'forbidden' // the request's Origin is not an allowed merchant page
+  | 'not-found' // no such route
   | 'conflict' // the session's state does not allow this (e.g. already paid)
+  | 'payload-too-large'
   | 'rate-limited'
   | 'gateway' // the gateway refused or failed; `message` says why
+  | 'unavailable' // the backend cannot serve now (its store is down): try again later
   | 'internal';
 
 export interface WidgetApiError {
