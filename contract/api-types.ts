@@ -42,10 +42,10 @@ export type PayMode = 'direct' | 'hosted';
 export type OrderStatus = 'approved' | 'declined' | 'error' | 'filtered' | 'processing' | 'unknown';
 
 export type SessionState =
-  | 'open' // nothing paid yet: show the form
+  | 'open' // show the form: nothing paid yet, or the last attempt failed or was left (`order`)
   | 'paying' // a payment is under way (possibly waiting on 3-D Secure): resume with /widget/next
-  | 'completed' // a final status was reached: /widget/next answers `final`
-  | 'cancelled' // the shopper cancelled the challenge; the session takes no new payment
+  | 'completed' // approved, or the last attempt allowed failed: /widget/next answers `final`
+  | 'cancelled' // the shopper left the bank page of the last attempt allowed
   | 'expired';
 
 export type ChallengeWindowSize = '01' | '02' | '03' | '04' | '05';
@@ -72,8 +72,15 @@ export interface SessionView {
 }
 
 export interface OrderView {
-  /** The merchant's order id (`client_orderid`). */
+  /** The merchant's order id. */
   orderId: string;
+  /** This payment attempt's id at the gateway (`client_orderid`): the order id for the first
+   * attempt, `<orderId>-2`, `<orderId>-3`, ... for the next ones. */
+  attemptId: string;
+  /** 1 for the session's first payment attempt, 2 for the next, ... */
+  attempt: number;
+  /** How many more attempts the session takes should this one fail or be left (0: none). */
+  attemptsLeft: number;
   /** The gateway's `orderid`, once known. */
   gatewayOrderId?: string;
   status: OrderStatus;
@@ -87,6 +94,8 @@ export interface OrderView {
   /** The gateway's reason for a decline or error, when it gave one. */
   reason?: string;
   errorCode?: string;
+  /** The shopper left this attempt's bank page: the session takes another attempt meanwhile. */
+  abandoned?: true;
 }
 
 /** EMV 3DS browser fields the widget collects (the backend adds Accept header, IP, user agent). */
@@ -183,7 +192,8 @@ export type NextAction =
 export interface ReturnMessage {
   source: 'pay-checkout';
   type: 'method-complete' | 'challenge-complete' | 'final';
-  /** The merchant's order id. */
+  /** The payment attempt's id (`OrderView.attemptId`): a late page of an earlier attempt is not
+   * taken for the current one's. */
   orderId: string;
 }
 
@@ -196,6 +206,7 @@ export type WidgetApiErrorCode =
   | 'forbidden' // the request's Origin is not an allowed merchant page
   | 'not-found' // no such route
   | 'conflict' // the session's state does not allow this (e.g. already paid)
+  | 'attempts-exhausted' // the session took its last payment attempt: no further one is sent
   | 'payload-too-large'
   | 'rate-limited'
   | 'gateway' // the gateway refused or failed; `message` says why

@@ -102,7 +102,7 @@ describe('fault proofs', () => {
     assert.equal(await historyCount(pair.be, order.id, 'sale'), 1);
   });
 
-  it('5xx on the sale: nothing charged, the order closes as error through reconciliation', async () => {
+  it('5xx on the sale: nothing charged, the attempt closes as error through reconciliation; the next is a new transaction', async () => {
     faults.inject('/api/v2/sale/', '5xx');
     const session = await createSession(pair.be.url);
     const shopper = new Shopper(pair.be.url, session.token);
@@ -123,9 +123,11 @@ describe('fault proofs', () => {
       },
       browser: BROWSER,
     });
-    // The session is finished; a second pay gets the same order back, never a second sale.
+    // The failed attempt is never sent again: the second pay is attempt 2, its own transaction.
     assert.equal(again.status, 200);
-    assert.equal(again.body.order.status, 'error');
+    assert.equal(again.body.order.orderId, session.orderId);
+    assert.equal(again.body.order.attemptId, `${session.orderId}-2`);
+    assert.equal(again.body.order.attempt, 2);
     assert.deepEqual(await sandboxTransactions(pair.sb, session.orderId), []);
   });
 

@@ -15,6 +15,8 @@ export type PayErrorCode =
   | 'three-ds-timeout'
   | 'challenge-cancelled'
   | 'conflict'
+  /** The session took its last payment attempt (`maxAttempts`): no further one is sent. */
+  | 'attempts-exhausted'
   | 'rate-limited'
   | 'gateway'
   | 'internal'
@@ -86,11 +88,16 @@ export interface PayDeclinedDetail {
   status: Exclude<OrderStatus, 'approved' | 'processing' | 'unknown'>;
   reason?: string;
   errorCode?: string;
+  /** How many more attempts the session takes: the form is back when more than 0. */
+  attemptsLeft: number;
 }
 export interface PayErrorDetail {
   code: PayErrorCode;
   message: string;
   field?: CardField;
+  /** After a payment attempt ended without an answer (cancelled, left, timed out): how many more
+   * the session takes; the form is back when more than 0. */
+  attemptsLeft?: number;
 }
 
 export interface PayCheckoutEventMap {

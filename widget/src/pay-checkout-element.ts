@@ -62,8 +62,8 @@ const AUTOCOMPLETE: Record<CardField, string> = {
  * @fires pay-redirect - The page is about to leave for `url`; detail `{ url, reason }` (hosted, gateway, challenge).
  * @fires pay-status - Each step of the payment; detail `{ step, orderId?, status?, message? }`.
  * @fires pay-success - The payment is approved; detail `{ orderId, gatewayOrderId, amount, amountMinor, currency, card }` (card masked).
- * @fires pay-declined - The gateway declined (or filtered, or errored) the payment; detail `{ orderId, status, reason, errorCode }`.
- * @fires pay-error - The payment could not go on; detail `{ code, message, field? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled, conflict, rate-limited, gateway, internal; and `unsafe-url`: the backend named a URL that is not https (nor http to loopback), which is not followed while the widget keeps following the order.
+ * @fires pay-declined - The gateway declined (or filtered, or errored) the attempt; detail `{ orderId, status, reason, errorCode, attemptsLeft }`. With attempts left the form is back for another card.
+ * @fires pay-error - The payment could not go on; detail `{ code, message, field?, attemptsLeft? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled (also a bank page left), conflict, attempts-exhausted, rate-limited, gateway, forbidden, not-found, payload-too-large, unavailable, internal; and `unsafe-url`: the backend named a URL that is not https (nor http to loopback), which is not followed while the widget keeps following the order. `attemptsLeft` after an attempt ended unanswered: with attempts left the form is back.
  *
  * @csspart form - The card form.
  * @csspart field - Every field wrapper; also `field-number`, `field-expiry`, `field-cvc`, `field-name`.
@@ -75,6 +75,7 @@ const AUTOCOMPLETE: Record<CardField, string> = {
  * @csspart button - The Pay button (and the Try again button).
  * @csspart status - The polite live region with the current step.
  * @csspart result - The final result panel.
+ * @csspart notice - Why the form is back (the last attempt was declined, cancelled or left).
  * @csspart dialog - The 3-D Secure challenge dialog.
  * @csspart challenge-frame - The bank's challenge iframe.
  *
@@ -117,6 +118,7 @@ export class PayCheckoutElement extends LitElement {
     _brand: { state: true },
     _errors: { state: true },
     _result: { state: true },
+    _notice: { state: true },
     _announce: { state: true },
   };
 
@@ -144,6 +146,8 @@ export class PayCheckoutElement extends LitElement {
   declare private _result:
     | { kind: ResultKind; title: string; detail: string; retry: boolean }
     | undefined;
+  /** Why the form is back: the last attempt failed or was left (shown above the form). */
+  declare private _notice: string;
   declare private _announce: string;
 
   #abort = new AbortController();
@@ -160,6 +164,7 @@ export class PayCheckoutElement extends LitElement {
     this._view = 'loading';
     this._busy = false;
     this._errors = {};
+    this._notice = '';
     this._announce = '';
   }
 
@@ -322,11 +327,12 @@ export class PayCheckoutElement extends LitElement {
     return { number: v('number'), expiry: v('expiry'), cvc: v('cvc'), name: v('name') };
   }
 
-  /** Card data lives in the inputs only; this wipes it once it is no longer needed. */
+  /** Card data lives in the inputs only; this wipes it once it is no longer needed (the name,
+   * which another card of the same shopper shares, stays). */
   #clearCard(): void {
     for (const f of CARD_FIELDS) {
       const el = this.#input(f);
-      if (el) el.value = '';
+      if (el && f !== 'name') el.value = '';
     }
     this._brand = undefined;
   }
@@ -436,6 +442,12 @@ export class PayCheckoutElement extends LitElement {
         this.#showResult('cancelled');
         return;
       }
+      const last = info.order;
+      if (info.state === 'open' && last) {
+        // Back from a failed attempt (a hosted form, a redirect): the form, and why it is back.
+        this.#ended({ kind: last.abandoned ? 'abandoned' : 'final', order: last });
+        return;
+      }
       if (info.state === 'paying' || info.state === 'completed') {
         // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
         this._view = 'form';
@@ -453,6 +465,7 @@ export class PayCheckoutElement extends LitElement {
 
   async #pay(): Promise<void> {
     if (this._busy || this._view !== 'form' || !this._info) return;
+    this._notice = '';
     if (this.mode === 'hosted') {
       this._busy = true;
       this.#emit('pay-submit', { mode: 'hosted', brand: null });
@@ -503,28 +516,51 @@ export class PayCheckoutElement extends LitElement {
     }
   }
 
-  /** Shows how the payment flow ended. A final status of the gateway wins over a cancel. */
+  /**
+   * Shows how the payment flow ended. A final status of the gateway wins over a cancel. An attempt
+   * that failed or was left gives the form back while the session takes another.
+   */
   #ended(end: FlowEnd): void {
     if (end.kind === 'left') return;
-    if (end.kind === 'final' || FINAL.includes(end.order.status)) {
-      this.#finish(end.order);
-    } else if (end.kind === 'cancelled') {
-      this.#cancelled();
+    const { order } = end;
+    const attemptsLeft = order.attemptsLeft;
+    if (end.kind === 'final' || FINAL.includes(order.status)) {
+      this.#finish(order);
+    } else if (end.kind === 'timeout') {
+      const message = this.#t('error.three-ds-timeout');
+      if (attemptsLeft) this.#again(message);
+      else this.#showResult('error', 'error.three-ds-timeout');
+      this.#emit('pay-error', { code: 'three-ds-timeout', message, attemptsLeft });
     } else {
-      this.#showResult('error', 'error.three-ds-timeout');
-      this.#emit('pay-error', {
-        code: 'three-ds-timeout',
-        message: this.#t('error.three-ds-timeout'),
-      });
+      const message = this.#t(`${end.kind}Detail`);
+      if (attemptsLeft) this.#again(message);
+      else this.#showResult('cancelled');
+      this.#emit('pay-error', { code: 'challenge-cancelled', message, attemptsLeft });
     }
+  }
+
+  /**
+   * Back to the card form after a failed or left attempt: why, above the form and spoken once;
+   * the card's number, expiry and code empty, the name kept; focus on the card number.
+   */
+  #again(why: string): void {
+    this.#clearCard();
+    this._errors = {};
+    this.#touched.clear();
+    this._notice = `${why} ${this.#t('again')}`;
+    this._announce = this._notice;
+    this._busy = false;
+    this._view = 'form';
+    void this.updateComplete.then(() => this.#input('number')?.focus());
   }
 
   #finish(order: OrderView): void {
     this.#clearCard();
     const card = order.card ?? this.#maskedFromLast();
-    const { orderId, status } = order;
+    const { orderId, status, attemptsLeft } = order;
     if (status === 'approved') {
-      this.#showResult('approved', undefined, card?.masked);
+      // A card typed on the gateway's page is known only when the gateway named it.
+      this.#showResult('approved', card ? undefined : 'approvedPlain', card?.masked);
       this.#emit('pay-success', {
         orderId,
         ...(order.gatewayOrderId ? { gatewayOrderId: order.gatewayOrderId } : {}),
@@ -534,23 +570,20 @@ export class PayCheckoutElement extends LitElement {
         ...(card ? { card } : {}),
       });
     } else if (status === 'declined' || status === 'error' || status === 'filtered') {
-      this.#showResult('declined');
+      if (attemptsLeft) this.#again(this.#t('declinedDetail'));
+      else this.#showResult('declined');
       this.#emit('pay-declined', {
         orderId,
         status,
         ...(order.reason ? { reason: order.reason } : {}),
         ...(order.errorCode ? { errorCode: order.errorCode } : {}),
+        attemptsLeft,
       });
     } else {
-      // A `final` for a non-final status only happens when the session was cancelled.
-      this.#cancelled();
+      // A `final` for a non-final status: the session took the attempt back (cancelled or left).
+      this.#ended({ kind: order.abandoned ? 'abandoned' : 'cancelled', order });
     }
     this.#emit('pay-status', { step: 'final', orderId, status });
-  }
-
-  #cancelled(): void {
-    this.#showResult('cancelled');
-    this.#emit('pay-error', { code: 'challenge-cancelled', message: this.#t('cancelledDetail') });
   }
 
   #maskedFromLast(): { brand: string; last4: string; masked: string } | undefined {
@@ -657,6 +690,7 @@ export class PayCheckoutElement extends LitElement {
             ${result.retry ? html`<button type="button" part="button" @click=${() => this.reset()}>${this.#t('tryAgain')}</button>` : nothing}
           </div>`
         : html`<form part="form" novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${this.#onFormSubmit}>
+            ${this._notice ? html`<p class="notice" part="notice">${this._notice}</p>` : nothing}
             ${
               this.mode === 'hosted'
                 ? html`<p class="hint">${this.#t('hostedNote')}</p>`

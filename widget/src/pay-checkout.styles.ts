@@ -133,6 +133,10 @@ export const styles = /* css */ `
   .error:empty {
     min-height: 0;
   }
+  .notice {
+    margin: 0;
+    color: var(--_error);
+  }
   button {
     display: inline-flex;
     align-items: center;

@@ -5,12 +5,13 @@
  * merchant with an `order.expired` webhook, once, whoever notices first: the sweeper, a late
  * claim, a merchant read, or the merchant's own expire request.
  */
-import type {
-  CheckoutSession,
-  ClaimResult,
-  ExpiryWrite,
-  Order,
-  PaymentOrderFields,
+import {
+  type CheckoutSession,
+  type ClaimResult,
+  type ExpiryWrite,
+  FAILED_ORDER_STATUSES,
+  type Order,
+  type PaymentOrderFields,
 } from '../store/index.js';
 import { type Context, notifyOrder } from './context.js';
 import { enqueueOrderWebhook, type Outbox } from './webhooks.js';
@@ -19,12 +20,16 @@ import { enqueueOrderWebhook, type Outbox } from './webhooks.js';
 const SWEEP_BATCH = 100;
 
 /**
- * Queues `order.expired` for a session this write ended (`won`), in the transaction that ended
- * it: a crash cannot leave the order expired and the merchant never told.
+ * Queues the order's last word for a session this write ended (`won`), in the transaction that
+ * ended it: `order.expired` when it was never paid, or the failed last attempt's status when the
+ * shopper did not try another card in time. A crash cannot leave it ended and the merchant never
+ * told.
  */
 async function queueExpired(ctx: Context, write: ExpiryWrite, tx: Outbox): Promise<void> {
-  if (write.won && write.order?.status === 'expired')
-    await enqueueOrderWebhook(ctx, write.order, tx);
+  const order = write.order;
+  if (!write.won || !order) return;
+  if (order.status === 'expired' || FAILED_ORDER_STATUSES.includes(order.status))
+    await enqueueOrderWebhook(ctx, order, tx);
 }
 
 /** Once committed: the log line of a session this caller ended, and the order's waiters. */

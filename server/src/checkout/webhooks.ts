@@ -28,12 +28,13 @@ export async function enqueueOrderWebhook(
   ctx: Context,
   order: Order,
   outbox: Outbox = ctx.store,
+  attempts?: readonly Order[],
 ): Promise<void> {
   if (!ctx.config.webhook) return;
   await enqueueEvent(
     ctx,
     `order.${order.status}`,
-    { order: merchantOrderView(order) },
+    { order: merchantOrderView(order, attempts) },
     order.id,
     outbox,
   );

@@ -51,6 +51,7 @@ export {
 } from './operations.js';
 export {
   createOrderRepository,
+  FAILED_ORDER_STATUSES,
   FINAL_ORDER_STATUSES,
   type JsonObject,
   type MoneyRefusal,
@@ -84,6 +85,7 @@ export {
   type ClaimResult,
   createSessionRepository,
   type ExpiryWrite,
+  isRetryable,
   type NewCheckoutSession,
   type PaymentOrderFields,
   type SessionRepository,

@@ -39,6 +39,8 @@ export const FINAL_ORDER_STATUSES: readonly OrderState[] = [
   'error',
   'filtered',
 ];
+/** Final without the money: the shopper may try another card (payments/attempts.ts). */
+export const FAILED_ORDER_STATUSES: readonly OrderState[] = ['declined', 'error', 'filtered'];
 /** Not final: the reconciler asks the gateway about these when they stay put too long. */
 export const PENDING_ORDER_STATUSES: readonly OrderState[] = ['new', 'processing', 'unknown'];
 
@@ -48,8 +50,18 @@ export interface Order {
   id: string;
   /** Insertion order; backs list cursors. */
   seq: number;
-  /** The merchant's order id, sent to the gateway as `client_orderid`. */
+  /** This attempt's id at the gateway (`client_orderid`): the merchant's order id for the first. */
   clientOrderId: string;
+  /** The merchant's order id: the checkout order this attempt belongs to. */
+  merchantOrderId: string;
+  /** 1 for the first payment attempt of a checkout order, 2 for the next, ... */
+  attempt: number;
+  /** When the shopper left this attempt's bank page for another attempt (it is still followed). */
+  abandonedAt: Date | null;
+  /** Why this approved attempt is reversed (another attempt of its order was approved first). */
+  reversalReason: string | null;
+  /** When its reversal (void or return, full amount) was approved. */
+  reversedAt: Date | null;
   /** The gateway's `orderid`, once it answered. */
   gatewayOrderId: string | null;
   sessionId: string | null;
@@ -97,6 +109,8 @@ export interface OrderPatch {
 }
 
 export interface NewOrder extends OrderPatch {
+  /** A later payment attempt of a checkout order: its number and the merchant's order id. */
+  attempt?: { number: number; merchantOrderId: string };
   /** Defaults to a random UUID. */
   id?: string;
   clientOrderId: string;
@@ -162,6 +176,11 @@ export function mapOrder(row: Record<string, unknown>): Order {
     id: String(row.id),
     seq: toInt(row.seq, 'orders.seq'),
     clientOrderId: String(row.client_orderid),
+    merchantOrderId: toStringOrNull(row.merchant_orderid) ?? String(row.client_orderid),
+    attempt: toInt(row.attempt ?? 1, 'orders.attempt'),
+    abandonedAt: toDateOrNull(row.abandoned_at),
+    reversalReason: toStringOrNull(row.reversal_reason),
+    reversedAt: toDateOrNull(row.reversed_at),
     gatewayOrderId: toStringOrNull(row.gateway_orderid),
     sessionId: toStringOrNull(row.session_id),
     intent: row.intent as Intent,
@@ -219,15 +238,15 @@ export function createOrderRepository(q: Executor) {
           merchantOrigin: input.merchantOrigin,
         },
         PATCH_COLUMNS,
-        8,
+        10,
       );
       // Reuse the patch whitelist for the optional columns: "col = $n" -> "col" and "$n".
       const extraColumns = sql.map((s) => s.slice(0, s.indexOf(' = ')));
       const extraValues = sql.map((s) => s.slice(s.indexOf(' = ') + 3));
       const order = await one(
         `insert into orders (id, client_orderid, session_id, intent, amount_minor, currency, return_ref,
-           status ${extraColumns.map((c) => `, ${c}`).join('')})
-         values ($1, $2, $3, $4, $5, $6, $7, $8 ${extraValues.map((v) => `, ${v}`).join('')})
+           status, attempt, merchant_orderid ${extraColumns.map((c) => `, ${c}`).join('')})
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10 ${extraValues.map((v) => `, ${v}`).join('')})
          returning *`,
         [
           input.id ?? randomUUID(),
@@ -238,6 +257,8 @@ export function createOrderRepository(q: Executor) {
           input.currency,
           input.returnRef ?? newReturnRef(),
           input.status ?? 'new',
+          input.attempt?.number ?? 1,
+          input.attempt?.merchantOrderId ?? null,
           ...params,
         ],
       );
@@ -337,6 +358,54 @@ export function createOrderRepository(q: Executor) {
       );
     },
 
+    /** The payment attempts of a checkout session's order, first to last. */
+    async attemptsOf(sessionId: string): Promise<Order[]> {
+      const { rows } = await q.query(
+        'select * from orders where session_id = $1 order by attempt',
+        [sessionId],
+      );
+      return rows.map(mapOrder);
+    },
+
+    /** A pending attempt whose bank page the shopper left: once, and only while pending. */
+    markAbandoned: (id: string) =>
+      compareAndSet(
+        id,
+        `update orders set abandoned_at = now(), updated_at = now(), version = version + 1
+         where id = $1 and abandoned_at is null and status = any($2::text[]) returning *`,
+        [id, [...PENDING_ORDER_STATUSES]],
+      ),
+
+    /** An approved attempt that must not be kept: why, once. */
+    markForReversal: (id: string, reason: string) =>
+      compareAndSet(
+        id,
+        `update orders set reversal_reason = $2, updated_at = now(), version = version + 1
+         where id = $1 and status = 'approved' and reversal_reason is null returning *`,
+        [id, reason.slice(0, 500)],
+      ),
+
+    /** Its reversal was approved: once (the caller that wins announces it). */
+    markReversed: (id: string) =>
+      compareAndSet(
+        id,
+        `update orders set reversed_at = now(), updated_at = now(), version = version + 1
+         where id = $1 and reversal_reason is not null and reversed_at is null returning *`,
+        [id],
+      ),
+
+    /** Attempts to reverse, untouched for `olderThanSeconds`, oldest first. */
+    async dueForReversal(options: { olderThanSeconds: number; limit?: number }): Promise<Order[]> {
+      const { rows } = await q.query(
+        `select * from orders
+         where reversal_reason is not null and reversed_at is null
+           and updated_at < now() - make_interval(secs => $1)
+         order by updated_at limit $2`,
+        [options.olderThanSeconds, options.limit ?? 50],
+      );
+      return rows.map(mapOrder);
+    },
+
     /** Newest first, for `GET /v1/orders`. */
     async list(filter: OrderListFilter = {}): Promise<OrderPage> {
       const limit = Math.min(Math.max(Math.trunc(filter.limit ?? 50), 1), 500);
@@ -355,6 +424,8 @@ export function createOrderRepository(q: Executor) {
       if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
       if (filter.createdTo) add('created_at < ?', filter.createdTo);
       if (filter.cursor) add('seq < ?', decodeCursor(filter.cursor));
+      // The merchant's orders: their first attempts (a later attempt is listed within its order).
+      where.push('attempt = 1');
       params.push(limit + 1);
       const { rows } = await q.query(
         `select * from orders ${where.length ? `where ${where.join(' and ')}` : ''}

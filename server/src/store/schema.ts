@@ -186,6 +186,24 @@ alter table orders add constraint orders_status_check check (status in ('awaitin
   'expired', 'new', 'processing', 'unknown', 'approved', 'declined', 'error', 'filtered'));
 `;
 
+// Payment attempts: a session's order may be paid in several attempts, each a gateway transaction
+// of its own (the second's client_orderid is `<order id>-2`, ...; `merchant_orderid` names the
+// order they belong to). At most one approved attempt is kept; one approved after it is reversed
+// (`reversal_reason`, then `reversed_at` once the void or return was approved). `abandoned_at`: the
+// shopper left its bank page, and the session took another attempt while it is still followed.
+const paymentAttempts = `
+alter table checkout_sessions add column max_attempts integer not null default 5
+  check (max_attempts between 1 and 10);
+alter table orders add column attempt integer not null default 1 check (attempt between 1 and 10);
+alter table orders add column merchant_orderid text;
+alter table orders add column abandoned_at timestamptz;
+alter table orders add column reversal_reason text;
+alter table orders add column reversed_at timestamptz;
+create unique index orders_session_attempt on orders (session_id, attempt);
+create index orders_to_reverse on orders (updated_at)
+  where reversal_reason is not null and reversed_at is null;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -197,4 +215,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '008-callbacks-signed-key', sql: callbacksSignedKey },
   { id: '009-checkout-session-modes', sql: sessionModes },
   { id: '010-orders-from-sessions', sql: ordersFromSessions },
+  { id: '011-payment-attempts', sql: paymentAttempts },
 ];

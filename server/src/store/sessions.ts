@@ -6,12 +6,14 @@
  * and its order awaiting-payment -> new in one transaction, so a double submit gets the same
  * order back. A session that ends unpaid (`expire`) leaves its order `expired`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Intent, PayMode, SessionState } from '../../../contract/api-types.js';
 import { PayCheckoutError } from '../errors.js';
 import {
   createOrderRepository,
+  FAILED_ORDER_STATUSES,
   type JsonObject,
+  PENDING_ORDER_STATUSES,
   mapOrder,
   type NewOrder,
   type Order,
@@ -41,6 +43,9 @@ export interface CheckoutSession {
   /** How the shopper may pay: the card form (`direct`), the gateway's page (`hosted`), or both. */
   modes: PayMode[];
   state: SessionState;
+  /** How many payment attempts the session takes (1-10). */
+  maxAttempts: number;
+  /** Its current payment attempt (the kept one once approved): an order row's id. */
   orderId: string | null;
   expiresAt: Date;
   createdAt: Date;
@@ -61,6 +66,8 @@ export interface NewCheckoutSession {
   metadata?: JsonObject;
   /** Defaults to both. */
   modes?: readonly PayMode[];
+  /** Defaults to 5. */
+  maxAttempts?: number;
   expiresAt: Date;
 }
 
@@ -75,6 +82,8 @@ export type ClaimResult =
   | { won: false; reason: 'not-found'; session: null; order: null }
   /** Already paying or done: `order` is the payment under way (a double submit). */
   | { won: false; reason: 'already-claimed'; session: CheckoutSession; order: Order | null }
+  /** Its last attempt failed and it takes no more. */
+  | { won: false; reason: 'attempts-exhausted'; session: CheckoutSession; order: Order | null }
   /** `expiry`: this claim found the session past its expiry and expired it (and its order). */
   | {
       won: false;
@@ -110,12 +119,36 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
     metadata: row.metadata as JsonObject,
     modes: row.modes as PayMode[],
     state: row.state as SessionState,
+    maxAttempts: toInt(row.max_attempts ?? 5, 'checkout_sessions.max_attempts'),
     orderId: toStringOrNull(row.order_id),
     expiresAt: toDate(row.expires_at),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     version: toInt(row.version, 'checkout_sessions.version'),
   };
+}
+
+/** An attempt after which the session may take another: it failed, or its bank page was left. */
+export function isRetryable(order: Order): boolean {
+  return (
+    FAILED_ORDER_STATUSES.includes(order.status) ||
+    (order.abandonedAt !== null && PENDING_ORDER_STATUSES.includes(order.status))
+  );
+}
+
+/** The session's last attempt failed (or was left) and it takes no more. */
+function exhausted(session: CheckoutSession, order: Order | null): boolean {
+  return order !== null && isRetryable(order) && order.attempt >= session.maxAttempts;
+}
+
+/**
+ * The gateway's client_orderid of attempt `n`: the merchant's order id for the first, then
+ * `<order id>-<n>`, the order id shortened to keep it within the gateway's 128 characters.
+ */
+export function attemptClientOrderId(orderId: string, n: number): string {
+  if (n === 1) return orderId;
+  const suffix = `-${n}`;
+  return `${orderId.slice(0, 128 - suffix.length)}${suffix}`;
 }
 
 export function createSessionRepository(q: Executor) {
@@ -166,8 +199,8 @@ export function createSessionRepository(q: Executor) {
       return inTransaction(q, async (tx) => {
         const { rows } = await tx.query(
           `insert into checkout_sessions (id, client_orderid, amount_minor, currency, intent,
-             description, customer, return_url, metadata, expires_at, modes)
-           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::text[])
+             description, customer, return_url, metadata, expires_at, modes, max_attempts)
+           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::text[], $12)
            returning *`,
           [
             input.id ?? randomUUID(),
@@ -182,6 +215,7 @@ export function createSessionRepository(q: Executor) {
             json(sanitizeRecord(input.metadata ?? {})),
             input.expiresAt,
             [...(input.modes ?? ['direct', 'hosted'])],
+            input.maxAttempts ?? 5,
           ],
         );
         if (!rows[0]) throw new PayCheckoutError('store-insert', 'Session insert returned no row');
@@ -224,6 +258,9 @@ export function createSessionRepository(q: Executor) {
           const expiry = await expireIn(tx, sessionId, true);
           const session = expiry.session;
           if (!session) return { won: false, reason: 'not-found', session: null, order: null };
+          if (exhausted(session, expiry.order)) {
+            return { won: false, reason: 'attempts-exhausted', session, order: expiry.order };
+          }
           if (session.state === 'paying' || session.state === 'completed') {
             return { won: false, reason: 'already-claimed', session, order: expiry.order };
           }
@@ -251,6 +288,28 @@ export function createSessionRepository(q: Executor) {
             currency: session.currency,
           });
           return { won: true, session: await linkOrder(tx, session.id, order.id), order };
+        }
+        const current = await orders.get(session.orderId);
+        if (current && isRetryable(current)) {
+          const number = current.attempt + 1;
+          let clientOrderId = attemptClientOrderId(session.clientOrderId, number);
+          // Another order of the merchant's may bear that id already: this attempt takes another.
+          if (await orders.getByClientOrderId(clientOrderId)) {
+            clientOrderId = attemptClientOrderId(
+              `${session.clientOrderId}-${randomBytes(3).toString('hex')}`,
+              number,
+            );
+          }
+          const next = await orders.create({
+            ...fields,
+            clientOrderId,
+            attempt: { number, merchantOrderId: session.clientOrderId },
+            sessionId: session.id,
+            intent: session.intent,
+            amountMinor: session.amountMinor,
+            currency: session.currency,
+          });
+          return { won: true, session: await linkOrder(tx, session.id, next.id), order: next };
         }
         const started = await orders.transition(session.orderId, {
           from: ['awaiting-payment'],
@@ -285,6 +344,28 @@ export function createSessionRepository(q: Executor) {
         [limit],
       );
       return rows.map((row) => String(row.id));
+    },
+
+    /**
+     * The session, its row locked until the caller's transaction ends: whoever settles one of its
+     * attempts holds it, so two attempts approved at once are judged one after the other.
+     */
+    async lock(id: string): Promise<CheckoutSession | null> {
+      const { rows } = await q.query('select * from checkout_sessions where id = $1 for update', [
+        id,
+      ]);
+      return rows[0] ? mapSession(rows[0]) : null;
+    },
+
+    /** The approved attempt the session keeps: its order from now on, and the session completed. */
+    async keep(id: string, orderId: string): Promise<CheckoutSession | null> {
+      const { rows } = await q.query(
+        `update checkout_sessions set order_id = $2, state = 'completed', updated_at = now(),
+           version = version + 1
+         where id = $1 returning *`,
+        [id, orderId],
+      );
+      return rows[0] ? mapSession(rows[0]) : null;
     },
 
     /** Moves the session to `to` only if its state is one of `from`. */

@@ -248,6 +248,7 @@ describe('merchant API: orders and money operations', () => {
       'description',
       'expiresInMinutes',
       'intent',
+      'maxAttempts',
       'metadata',
       'modes',
       'orderId',

@@ -79,6 +79,7 @@ describe('merchant API: checkout sessions and their orders from the first moment
       card: null,
       reason: null,
       errorCode: null,
+      attempts: [],
     });
     assert.equal(createdAt, updatedAt);
     const listed = await merchant(be.url, 'GET', '/v1/orders?status=awaiting-payment&limit=500');

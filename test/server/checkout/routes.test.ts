@@ -51,7 +51,7 @@ describe('health, cancel, hosted mode', () => {
     assert.equal(res.body.error.code, 'not-found');
   });
 
-  it('cancel ends the session during a challenge; the order stays as the gateway has it', async () => {
+  it('cancel leaves the attempt during a challenge: the session takes another, the order stays as the gateway has it', async () => {
     const session = await createSession(be.url);
     const shopper = new Shopper(be.url, session.token);
     const method = await shopper.until(await shopper.pay({ pan: '4000000000000051' }));
@@ -66,8 +66,14 @@ describe('health, cancel, hosted mode', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.action, 'final');
     assert.equal(res.body.order.orderId, session.orderId);
+    assert.equal(res.body.order.status, 'processing');
+    assert.equal(res.body.order.abandoned, true);
+    assert.equal(res.body.order.attemptsLeft, 4);
     const view = await shopper.call('GET', '/session');
-    assert.equal(view.body.state, 'cancelled');
+    assert.equal(view.body.state, 'open');
+    // The left attempt is still the gateway's: nothing sends it again, and /next is done with it.
+    const next = await shopper.call('GET', '/next?wait=0');
+    assert.equal(next.body.action, 'final');
     const bad = await request(be.checkout.app)
       .post('/widget/cancel')
       .set('Authorization', `Bearer ${session.token}`)

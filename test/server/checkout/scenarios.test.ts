@@ -50,10 +50,16 @@ describe('sandbox scenarios through the widget API', () => {
         masked: `400000******${card(scenario).pan.slice(-4)}`,
       });
       if (extra?.errorCode) assert.equal(final.order.errorCode, extra.errorCode);
+      // Approved, the session is done; failed, it takes another card (attempt 2 of 5).
       const view = await shopper.call('GET', '/session');
-      assert.equal(view.body.state, 'completed');
+      assert.equal(view.body.state, status === 'approved' ? 'completed' : 'open');
+      assert.equal(final.order.attemptsLeft, status === 'approved' ? 0 : 4);
       const order = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
       assert.equal(order.body.status, status);
+      assert.deepEqual(
+        order.body.attempts.map((a: { id: string; status: string }) => [a.id, a.status]),
+        [[session.orderId, status]],
+      );
     });
   }
 

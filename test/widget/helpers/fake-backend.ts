@@ -93,6 +93,10 @@ export const ORDER_ID = 'order-1042';
 export function order(over: Partial<OrderView> = {}): OrderView {
   return {
     orderId: ORDER_ID,
+    attemptId: ORDER_ID,
+    attempt: 1,
+    // The session's last attempt unless a test says otherwise: a failure ends the checkout.
+    attemptsLeft: 0,
     status: 'processing',
     amount: '10.42',
     amountMinor: 1042,

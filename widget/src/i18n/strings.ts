@@ -57,15 +57,21 @@ export const STRINGS = {
   ],
   approved: ['Payment approved', 'Платёж принят'],
   approvedDetail: ['{amount} paid with {card}.', 'Оплачено {amount} картой {card}.'],
+  approvedPlain: ['{amount} paid.', 'Оплачено {amount}.'],
   declined: ['Payment declined', 'Платёж отклонён'],
-  declinedDetail: [
-    'Your bank declined the payment. You can try another card.',
-    'Банк отклонил платёж. Попробуйте другую карту.',
-  ],
+  declinedDetail: ['Your bank declined the payment.', 'Банк отклонил платёж.'],
   cancelled: ['Payment cancelled', 'Платёж отменён'],
   cancelledDetail: [
-    'You cancelled the verification with your bank. No money was taken.',
-    'Вы отменили подтверждение в банке. Деньги не списаны.',
+    'You cancelled the verification with your bank.',
+    'Вы отменили подтверждение в банке.',
+  ],
+  abandonedDetail: [
+    'Your bank’s page was closed before the payment was confirmed.',
+    'Страница банка закрыта до подтверждения платежа.',
+  ],
+  again: [
+    'You can pay again, with this card or another.',
+    'Можно оплатить ещё раз этой или другой картой.',
   ],
   error: ['Payment failed', 'Платёж не прошёл'],
   'error.network': [

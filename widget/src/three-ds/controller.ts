@@ -62,11 +62,13 @@ export interface ThreeDsPorts {
   restoreFocus(): void;
 }
 
-/** How a flow ended, for the host to show. `left`: the page is going to another site. */
+/**
+ * How a flow ended, for the host to show. `left`: the page is going to another site.
+ * `abandoned`: the shopper came back from a bank page they had not finished (Back, a reload).
+ */
 export type FlowEnd =
   | { kind: 'final'; order: OrderView }
-  | { kind: 'cancelled'; order: OrderView }
-  | { kind: 'timeout'; order: OrderView }
+  | { kind: 'cancelled' | 'timeout' | 'abandoned'; order: OrderView }
   | { kind: 'left' };
 
 /**
@@ -201,7 +203,7 @@ export class ThreeDsController implements ReactiveController {
             clock: env,
             completed: returnMessage(
               this.#ports.backendOrigin(),
-              a.order.orderId,
+              a.order.attemptId,
               ['method-complete'],
               signal,
             ),
@@ -270,6 +272,12 @@ export class ThreeDsController implements ReactiveController {
     const resumed = wasLaunched(storage, a.launchUrl);
     const mode = this.#ports.mode();
     if (!resumed && mode === 'redirect') return this.#redirect(a);
+    // Back from a bank page not finished, with attempts left: this attempt is left (the backend
+    // still follows it), and the shopper gets the form back. Without, the dialog waits on it.
+    if (resumed && a.order.attemptsLeft) {
+      const after = await api.cancel({ reason: 'shopper-left' });
+      return { kind: 'abandoned', order: after.order };
+    }
     const signal = this.#abort.signal;
     const env = this.#ports.env();
     // Aborted when the challenge ends: its message wait, poll and listeners stop with it.
@@ -282,7 +290,7 @@ export class ThreeDsController implements ReactiveController {
       timers.push(env.setTimeout(() => resolve('timeout'), CHALLENGE_TIMEOUT_MS));
       void returnMessage(
         this.#ports.backendOrigin(),
-        a.order.orderId,
+        a.order.attemptId,
         ['challenge-complete', 'final'],
         openSignal,
       ).then(() => resolve('complete'));

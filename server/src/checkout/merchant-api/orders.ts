@@ -5,6 +5,7 @@ import { SigningError, toControlCents, toMinorUnits } from '../../signing/index.
 import type { Order as StoredOrder } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
+import { merchantOrderOf } from '../payments/attempts.js';
 import { pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
@@ -44,10 +45,18 @@ const ORDER_PARAM = { orderId: "The merchant's order id (client_orderid)." };
 const MoneyOpResult = z.object({ order: Order, operation: Operation });
 
 export function orderRoutes(ctx: Context, routes: RouteTable): void {
-  const load = async (orderId: string): Promise<StoredOrder> => {
-    const order = await ctx.store.orders.getByClientOrderId(orderId);
-    if (!order) throw notFound(`Order ${orderId}`);
-    return currentOrder(ctx, order);
+  /**
+   * The merchant's order by its id (or an attempt's): the attempt that speaks for it (the kept
+   * one, else the latest) and every attempt. Money operations act on that attempt only.
+   */
+  const load = async (orderId: string): Promise<{ order: StoredOrder; attempts: StoredOrder[] }> => {
+    const row = await ctx.store.orders.getByClientOrderId(orderId);
+    if (!row) throw notFound(`Order ${orderId}`);
+    return merchantOrderOf(ctx, await currentOrder(ctx, row));
+  };
+  const view = async (row: StoredOrder) => {
+    const { order, attempts } = await merchantOrderOf(ctx, row);
+    return merchantOrderView(order, attempts);
   };
 
   routes.add(
@@ -64,7 +73,8 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
       },
     },
     async ({ params }, _req, res) => {
-      res.json(merchantOrderView(await load(params.orderId ?? '')));
+      const { order, attempts } = await load(params.orderId ?? '');
+      res.json(merchantOrderView(order, attempts));
     },
   );
 
@@ -86,7 +96,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
         limit: query.limit,
         ...(query.cursor ? { cursor: query.cursor } : {}),
       });
-      res.json({ orders: page.orders.map(merchantOrderView), nextCursor: page.nextCursor });
+      res.json({ orders: await Promise.all(page.orders.map(view)), nextCursor: page.nextCursor });
     },
   );
 
@@ -106,8 +116,8 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
       },
     },
     async ({ params }, _req, res) => {
-      const order = await load(params.orderId ?? '');
-      res.json(merchantOrderView(await pollOnce(ctx, order)));
+      const { order } = await load(params.orderId ?? '');
+      res.json(await view(await pollOnce(ctx, order)));
     },
   );
 
@@ -146,7 +156,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
         },
       },
       async ({ params, body }, _req, res) => {
-        const order = await load(params.orderId ?? '');
+        const { order } = await load(params.orderId ?? '');
         const amount = (body as { amount?: string }).amount;
         const result = await runMoneyOp(
           ctx,
@@ -156,7 +166,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
           keyedOperationId(res),
         );
         res.status(answerStatus(result.operation)).json({
-          order: merchantOrderView(result.order),
+          order: await view(result.order),
           operation: operationView(result.operation),
         });
       },

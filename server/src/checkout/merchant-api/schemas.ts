@@ -110,6 +110,16 @@ export const CreateSessionBody = z
         description:
           "How the shopper may pay: `direct` (the widget's card form), `hosted` (the gateway's payment page), or both. The widget offers only these; the widget API refuses the others.",
       }),
+    maxAttempts: z
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .default(5)
+      .meta({
+        description:
+          'How many payment attempts the shopper may make in this session: after a decline, an error, or a bank page left, the widget takes another card until this many were tried (a cap against card testing). The next one is refused with a 409 `attempts-exhausted`.',
+      }),
     /** Minutes until the session (and its widget token) expires. */
     expiresInMinutes: z
       .number()
@@ -154,6 +164,34 @@ export const OrderStatusEnum = z
       '`awaiting-payment`: its checkout session is open, nothing paid yet. `expired`: the session ended unpaid (nothing reached the gateway). `new`: paid, the gateway has not answered yet. `processing` / `unknown`: pending at the gateway (`unknown`: its answer was lost; being checked). `approved`, `declined`, `error`, `filtered`: final gateway statuses.',
   });
 
+export const Attempt = z
+  .object({
+    id: z.string().meta({
+      description:
+        "The attempt's id at the gateway (`client_orderid`): the order id for the first, `<orderId>-2`, `<orderId>-3`, ... after.",
+    }),
+    attempt: z.number().int(),
+    status: OrderStatusEnum,
+    gatewayOrderId: z.string().nullable(),
+    reason: z.string().nullable(),
+    errorCode: z.string().nullable(),
+    card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
+    abandoned: z.boolean().meta({
+      description:
+        'The shopper left its bank page and the session took another attempt; it is still followed to its final status.',
+    }),
+    reversal: z
+      .object({ reason: z.string(), reversedAt: z.iso.datetime().nullable() })
+      .nullable()
+      .meta({
+        description:
+          'Approved after another attempt of the order was approved first: reversed in full (void of a preauth, return of a sale). `reversedAt` once the gateway approved the reversal.',
+      }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ description: 'One payment attempt of an order: its own gateway transaction.' });
+
 export const Order = z.object({
   orderId: z.string(),
   gatewayOrderId: z.string().nullable(),
@@ -168,6 +206,10 @@ export const Order = z.object({
   card: z.object({ brand: z.string(), last4: z.string(), masked: z.string() }).nullable(),
   reason: z.string().nullable(),
   errorCode: z.string().nullable(),
+  attempts: z.array(Attempt).meta({
+    description:
+      "Every payment attempt so far, first to last. The order's status, amounts, card and gateway id are those of the attempt it keeps (the approved one), else of the latest.",
+  }),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });

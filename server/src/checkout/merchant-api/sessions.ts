@@ -61,6 +61,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           returnUrl: body.returnUrl ?? null,
           metadata: body.metadata ?? {},
           modes: body.modes,
+          maxAttempts: body.maxAttempts,
           expiresAt,
         });
       } catch (error) {

@@ -10,7 +10,7 @@ import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
 import { gatewayPageUrl } from '../gateway-page/url.js';
-import { enqueueOrderWebhook } from '../webhooks.js';
+import { reverseSoon, settleAttempt } from './attempts.js';
 import { challengeKey, readFlow, sameAction, WAIT, writeFlow } from './flow-state.js';
 import {
   isFinalStatus,
@@ -45,7 +45,8 @@ export interface FinalFacts {
 
 /**
  * Moves a pending order to a final status; the order as it stands when another writer got there
- * first. The move, its session's completion and its webhook commit together: a crash or a failed
+ * first. The move, what it means for its session (attempts.ts, settleAttempt) and its webhooks
+ * commit together: a crash or a failed
  * write in between leaves the order pending, and the next status poll or reconciler pass does it
  * all again, never half.
  */
@@ -66,16 +67,8 @@ export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFact
         errorCode: facts.errorCode ? facts.errorCode.slice(0, 50) : null,
       },
     });
-    if (moved.won && moved.order) {
-      if (moved.order.sessionId) {
-        await tx.sessions.transition(moved.order.sessionId, {
-          from: ['open', 'paying'],
-          to: 'completed',
-        });
-      }
-      await enqueueOrderWebhook(ctx, moved.order, tx);
-    }
-    return moved;
+    const settled = moved.won && moved.order ? await settleAttempt(ctx, tx, moved.order) : 'none';
+    return { ...moved, settled };
   });
   if (!write.order) return order;
   if (write.won) {
@@ -84,6 +77,7 @@ export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFact
       'order reached a final status',
     );
     notifyOrder(ctx, order.id);
+    if (write.settled === 'reverse') reverseSoon(ctx, write.order);
   }
   return write.order;
 }

@@ -21,6 +21,7 @@ import { gatewayPageUrl } from '../gateway-page/url.js';
 import type { BrowserRequestFacts } from '../request-facts.js';
 import { claimSession } from '../session-life.js';
 import { finalizeOrder, returnUrlOf } from './apply-status.js';
+import { attemptsExhausted } from './attempts.js';
 import { summarizeCard } from './card.js';
 import { readFlow, WAIT, writeFlow } from './flow-state.js';
 import { followOrder } from './follow.js';
@@ -133,6 +134,7 @@ export async function startPayment(
       throw new HttpError(401, 'unauthorized', 'Unknown checkout session');
     if (claim.reason === 'expired')
       throw new HttpError(410, 'session-expired', 'The checkout session has expired');
+    if (claim.reason === 'attempts-exhausted') throw attemptsExhausted(claim.session);
     // A double submit: the same order, whatever state it is in now.
     if (claim.order) return claim.order;
     throw new HttpError(409, 'conflict', `The checkout session is ${claim.session.state}`);

@@ -3,13 +3,15 @@
  * `unknown`, a shopper walked away mid-3DS, an instance died) are resolved by asking the gateway
  * their status by client_orderid (and orderid once known). Never by sending the sale again: a
  * lost answer does not mean the gateway did nothing. An order the gateway has never heard of is
- * closed as `error`, since its sale never arrived.
+ * closed as `error`, since its sale never arrived. An attempt approved after another attempt of
+ * its order was kept, whose reversal has not been approved yet, is reversed (attempts.ts).
  */
 import { GatewayError } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { markAnswerLost } from '../operations-status.js';
 import { applyStatus, finalizeOrder } from './apply-status.js';
+import { reverseDue } from './attempts.js';
 import { askOrderStatus } from './follow.js';
 import { pollOperation, pollPayout } from './follow-operation.js';
 import { pollMoneyOp } from './money-ops.js';
@@ -110,5 +112,6 @@ export async function reconcileOnce(
       { operationId: operation.id },
     );
   }
-  return orders.length + operations.length;
+  const reversals = await reverseDue(ctx, olderThanSeconds);
+  return orders.length + operations.length + reversals;
 }

@@ -10,7 +10,12 @@ import type {
 } from '../../../../contract/api-types.js';
 import { PayCheckoutError } from '../../errors.js';
 import { fromMinorUnits } from '../../signing/index.js';
-import type { CheckoutSession, Order, OrderState } from '../../store/index.js';
+import {
+  type CheckoutSession,
+  type Order,
+  type OrderState,
+  UNPAID_ORDER_STATUSES,
+} from '../../store/index.js';
 import type { StoredAction } from './next-action.js';
 
 /**
@@ -26,9 +31,13 @@ function widgetStatus(order: Order): OrderStatus {
   return status;
 }
 
-export function orderView(order: Order): OrderView {
+/** The order as the widget sees it: `attemptsLeft` after this attempt (attempts.ts). */
+export function orderView(order: Order, attemptsLeft = 0): OrderView {
   return {
-    orderId: order.clientOrderId,
+    orderId: order.merchantOrderId,
+    attemptId: order.clientOrderId,
+    attempt: order.attempt,
+    attemptsLeft,
     ...(order.gatewayOrderId ? { gatewayOrderId: order.gatewayOrderId } : {}),
     status: widgetStatus(order),
     amount: fromMinorUnits(order.amountMinor, order.currency),
@@ -40,10 +49,15 @@ export function orderView(order: Order): OrderView {
       : {}),
     ...(order.reason ? { reason: order.reason } : {}),
     ...(order.errorCode ? { errorCode: order.errorCode } : {}),
+    ...(order.abandonedAt ? { abandoned: true } : {}),
   };
 }
 
-export function sessionView(session: CheckoutSession, order: Order | null): SessionView {
+export function sessionView(
+  session: CheckoutSession,
+  order: Order | null,
+  attemptsLeft = 0,
+): SessionView {
   return {
     id: session.id,
     orderId: session.clientOrderId,
@@ -55,7 +69,7 @@ export function sessionView(session: CheckoutSession, order: Order | null): Sess
     modes: session.modes,
     state: session.state,
     expiresAt: session.expiresAt.toISOString(),
-    ...(order ? { order: orderView(order) } : {}),
+    ...(order ? { order: orderView(order, attemptsLeft) } : {}),
   };
 }
 
@@ -63,20 +77,52 @@ export function sessionView(session: CheckoutSession, order: Order | null): Sess
  * The action as the widget gets it. `launchUrl`: the launcher page of a step that posts a form or
  * shows the gateway's page (checkout/launcher), which the widget loads instead of posting itself.
  */
-export function withOrder(action: StoredAction, order: Order, launchUrl?: string): NextAction {
+export function withOrder(
+  action: StoredAction,
+  order: Order,
+  launchUrl?: string,
+  attemptsLeft = 0,
+): NextAction {
   const launch = launchUrl ? { launchUrl } : {};
+  const view = orderView(order, attemptsLeft);
   // The gateway's html stays on the server: the widget loads our launcher, which frames our page
   // that serves it.
   if (action.action === 'html')
-    return { action: 'html', url: action.url, launchUrl: launchUrl ?? '', order: orderView(order) };
-  return { ...action, ...launch, order: orderView(order) } as NextAction;
+    return { action: 'html', url: action.url, launchUrl: launchUrl ?? '', order: view };
+  return { ...action, ...launch, order: view } as NextAction;
 }
 
-/** The merchant API's order (and the webhook's `data.order`). */
-export function merchantOrderView(order: Order) {
+/** One payment attempt as the merchant sees it: an order's `attempts`, the `payment.*` webhooks. */
+export function attemptView(order: Order) {
+  return {
+    id: order.clientOrderId,
+    attempt: order.attempt,
+    status: order.status,
+    gatewayOrderId: order.gatewayOrderId,
+    reason: order.reason,
+    errorCode: order.errorCode,
+    card:
+      order.cardBrand && order.cardLast4
+        ? { brand: order.cardBrand, last4: order.cardLast4 }
+        : null,
+    abandoned: order.abandonedAt !== null,
+    reversal: order.reversalReason
+      ? { reason: order.reversalReason, reversedAt: order.reversedAt?.toISOString() ?? null }
+      : null,
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+  };
+}
+
+/**
+ * The merchant API's order (and the webhooks' `data.order`): `order` is the attempt whose status
+ * and amounts it shows (the kept one, else the latest: attempts.ts, merchantOrderOf), `attempts`
+ * every attempt made so far (none while it is unpaid).
+ */
+export function merchantOrderView(order: Order, attempts: readonly Order[] = [order]) {
   const money = (minor: number) => fromMinorUnits(minor, order.currency);
   return {
-    orderId: order.clientOrderId,
+    orderId: order.merchantOrderId,
     gatewayOrderId: order.gatewayOrderId,
     sessionId: order.sessionId,
     intent: order.intent,
@@ -92,6 +138,9 @@ export function merchantOrderView(order: Order) {
         : null,
     reason: order.reason,
     errorCode: order.errorCode,
+    attempts: attempts
+      .filter((a) => !UNPAID_ORDER_STATUSES.includes(a.status))
+      .map(attemptView),
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
   };

@@ -11,10 +11,12 @@ import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../s
 import { type Context, inScope } from '../context.js';
 import { HttpError, parseOr400 } from '../errors.js';
 import { launchUrlOf } from '../launcher/route.js';
+import { abandonAttempt, attemptsExhausted, attemptsLeft } from '../payments/attempts.js';
 import { returnUrlOf } from '../payments/apply-status.js';
 import { readFlow, WAIT, writeFlow } from '../payments/flow-state.js';
 import { followOrder, isPending } from '../payments/follow.js';
 import { callbackUrl, startPayment } from '../payments/pay.js';
+import type { StoredAction } from '../payments/next-action.js';
 import { logRefusedUrl } from '../payments/refused-url.js';
 import { submitMethodResult } from '../payments/three-ds.js';
 import { sessionView, withOrder } from '../payments/views.js';
@@ -152,11 +154,24 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     if (!order) throw new HttpError(409, 'conflict', 'Nothing has been paid in this session yet');
     return order;
   };
-  const answer = (order: Order): NextAction =>
-    withOrder(readFlow(order).next, order, launchUrlOf(ctx, order));
+  /**
+   * Where the session's payment stands, read afresh: the attempt `order` (or the one the session
+   * kept meanwhile, approved first), and how many attempts the session still takes. An attempt
+   * whose bank page the shopper left is over for the widget (`final`), though still followed.
+   */
+  const answer = async (res: Response, order: Order): Promise<NextAction> => {
+    const now = await ctx.store.sessionReads.withOrder(sessionOf(res).id);
+    const current = paymentIn(now?.order ?? null) ?? order;
+    const left = now ? attemptsLeft(effectiveSession(now.session), current) : 0;
+    const next: StoredAction =
+      current.abandonedAt && isPending(current) ? { action: 'final' } : readFlow(current).next;
+    return withOrder(next, current, launchUrlOf(ctx, current), left);
+  };
 
   router.get('/session', (_req, res) => {
-    res.json(sessionView(effectiveSession(sessionOf(res)), paymentOf(res)));
+    const session = effectiveSession(sessionOf(res));
+    const payment = paymentOf(res);
+    res.json(sessionView(session, payment, attemptsLeft(session, payment)));
   });
 
   router.post('/pay', async (req, res) => {
@@ -168,7 +183,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     if (session.state === 'expired')
       throw new HttpError(410, 'session-expired', 'The checkout session has expired');
     const order = await startPayment(ctx, session.id, body.card, body.browser, f);
-    res.json(answer(order));
+    res.json(await answer(res, order));
   });
 
   router.post('/method-result', async (req, res) => {
@@ -181,43 +196,34 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
       ...f,
       acceptHeader,
     });
-    res.json(answer(await followOrder(ctx, reported, 0)));
+    res.json(await answer(res, await followOrder(ctx, reported, 0)));
   });
 
   router.get('/next', async (req, res) => {
     const query = parseOr400(NextQuerySchema, req.query);
-    const session = sessionOf(res);
     const order = orderOf(res);
     const waitMs = Math.min(query.wait * 1000, ctx.timing.longPollMaxMs);
-    // A shopper who closed the tab: stop waiting for the gateway when the client hangs up.
-    const now = await followOrder(ctx, order, waitMs, query.showing);
+    // A shopper who closed the tab: stop waiting for the gateway when the client hangs up. An
+    // attempt the shopper left is not waited on: the widget is done with it.
+    const now = order.abandonedAt ? order : await followOrder(ctx, order, waitMs, query.showing);
     if (res.destroyed) return;
-    if (session.state === 'cancelled') {
-      res.json({
-        action: 'final',
-        order: withOrder({ action: 'final' }, now).order,
-      } satisfies NextAction);
-      return;
-    }
-    res.json(answer(now));
+    res.json(await answer(res, now));
   });
 
   router.post('/cancel', async (req, res) => {
-    parseOr400(CancelSchema, req.body);
+    const body = parseOr400(CancelSchema, req.body);
     const session = sessionOf(res);
     const order = orderOf(res);
-    // Cancelling moves the session, not the order: the order read above is the one to show.
-    if (session.state === 'paying' || session.state === 'open') {
-      await ctx.store.sessions.transition(session.id, {
-        from: ['open', 'paying'],
-        to: 'cancelled',
-      });
+    // Leaving moves the session (another attempt, or none), not the order: the gateway decides
+    // the attempt, and it is followed to its end (attempts.ts).
+    if (isPending(order) && (session.state === 'paying' || session.state === 'open')) {
+      const after = await abandonAttempt(ctx, session, order);
       ctx.logger.info(
-        { sessionId: session.id, orderId: order.id },
-        'checkout cancelled by the shopper',
+        { sessionId: session.id, orderId: order.id, reason: body.reason, session: after.state },
+        'the shopper left the bank page',
       );
     }
-    res.json(withOrder({ action: 'final' }, order));
+    res.json(await answer(res, (await ctx.store.orders.get(order.id)) ?? order));
   });
 
   router.post('/hosted', async (req, res) => {
@@ -229,8 +235,9 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
       throw new HttpError(410, 'session-expired', 'The checkout session has expired');
     const claim = await claimSession(ctx, session.id, { merchantOrigin: origin });
     if (!claim.won) {
+      if (claim.reason === 'attempts-exhausted') throw attemptsExhausted(claim.session);
       if (claim.order) {
-        res.json(answer(claim.order));
+        res.json(await answer(res, claim.order));
         return;
       }
       throw new HttpError(
@@ -280,7 +287,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
         }),
       },
     });
-    res.json(answer(moved.order ?? order));
+    res.json(await answer(res, moved.order ?? order));
   });
 
   return router;
