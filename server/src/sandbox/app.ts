@@ -94,6 +94,7 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
     processingDelayMs,
     unknownDurationMs: options.unknownDurationMs ?? processingDelayMs * 3,
     threeDsTimeoutMs: options.threeDsTimeoutMs ?? 600_000,
+    lateApprovalMs: options.lateApprovalMs ?? 20_000,
   });
   const sandbox: Sandbox = {
     store,

@@ -57,6 +57,8 @@ export interface SandboxOptions {
   unknownDurationMs?: number;
   /** A 3DS step not completed in this time ends declined (default 10 minutes). */
   threeDsTimeoutMs?: number;
+  /** When `3ds2-challenge-late-approval`'s unanswered challenge is approved (default 20 s). */
+  lateApprovalMs?: number;
   callbacks?: CallbackOptions;
   /** Fault switches per endpoint id (`*` for all endpoints). Off by default. */
   faults?: Record<string, FaultSettings>;

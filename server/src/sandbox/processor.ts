@@ -17,6 +17,7 @@ export interface Timing {
   processingDelayMs: number;
   unknownDurationMs: number;
   threeDsTimeoutMs: number;
+  lateApprovalMs: number;
 }
 
 /** Kinds run without the shopper: 3DS does not apply. */
@@ -104,8 +105,16 @@ export class Processor {
       ctx,
       'expire-3ds',
       { orderid: tx.orderid, step: threeDs.step },
-      this.timing.threeDsTimeoutMs,
+      this.approvesUnanswered(tx, phase)
+        ? this.timing.lateApprovalMs
+        : this.timing.threeDsTimeoutMs,
     );
+  }
+
+  /** A challenge the issuer approves when nobody answers it (the shopper confirmed elsewhere). */
+  private approvesUnanswered(tx: Transaction, phase: Phase): boolean {
+    const outcome = this.outcome(tx);
+    return phase === 'awaiting-challenge' && outcome.kind === '3ds2' && !!outcome.lateApproval;
   }
 
   private async onAdvance(payload: JobPayload): Promise<void> {
@@ -204,7 +213,10 @@ export class Processor {
     }
   }
 
-  /** A 3DS step the browser never finished ends declined after the timeout (10 minutes). */
+  /**
+   * A 3DS step the browser never finished ends declined after the timeout (10 minutes); a
+   * late-approval challenge is approved instead, after its own shorter delay.
+   */
   private async onExpire(payload: JobPayload): Promise<void> {
     await this.store.withTx(async (ctx) => {
       const tx = await this.store.getTx(ctx.q, String(payload.orderid), true);
@@ -212,6 +224,7 @@ export class Processor {
       if (!['awaiting-method-result', 'awaiting-challenge', 'awaiting-pares'].includes(tx.phase)) {
         return;
       }
+      if (this.approvesUnanswered(tx, tx.phase)) return this.finish(ctx, tx, 'approved');
       await this.finish(ctx, tx, 'declined', {
         code: '3DS-TIMEOUT',
         message: '3-D Secure authentication was not completed in time',

@@ -20,6 +20,8 @@ export type Outcome =
       otp: string;
       /** The gateway refuses the challenge's CRes upload (400) and declines the transaction. */
       refusesCres?: boolean;
+      /** Left unanswered, the challenge is approved after `lateApprovalMs` (sandbox option). */
+      lateApproval?: boolean;
     }
   /** 3DS 1.0.2; `withoutMd`: the status carries no `md` (valid: the form posts an empty MD). */
   | { kind: '3ds1'; otp: string; withoutMd?: boolean }
@@ -57,6 +59,13 @@ const BY_TEST_CARD: Record<string, Outcome> = {
     challenge: true,
     otp: SANDBOX_OTP,
     refusesCres: true,
+  },
+  '3ds2-challenge-late-approval': {
+    kind: '3ds2',
+    method: 'none',
+    challenge: true,
+    otp: SANDBOX_OTP,
+    lateApproval: true,
   },
   '3ds2-method-timeout': { kind: '3ds2', method: 'silent', challenge: false, otp: SANDBOX_OTP },
   '3ds1': { kind: '3ds1', otp: SANDBOX_OTP },

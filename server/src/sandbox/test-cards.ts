@@ -10,6 +10,7 @@ export type ScenarioName =
   | '3ds2-frictionless'
   | '3ds2-challenge'
   | '3ds2-challenge-no-method'
+  | '3ds2-challenge-late-approval'
   | '3ds2-cres-refused'
   | '3ds2-method-timeout'
   | '3ds1'
@@ -187,6 +188,16 @@ export const TEST_CARDS: readonly TestCard[] = [
     otp: SANDBOX_OTP,
     description:
       "Gateway-driven 3DS: sale and status carry only html, a form that posts itself to the gateway's code page; final redirect; approved.",
+  },
+  {
+    scenario: '3ds2-challenge-late-approval',
+    pan: '4000000000000168',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description:
+      'No method URL (upload U), challenge; left unanswered, the bank approves it about 20 s later (as if confirmed in another tab): leave it, pay with another card, and the late approval is reversed.',
   },
 ];
 

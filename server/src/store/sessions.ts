@@ -13,10 +13,10 @@ import {
   createOrderRepository,
   FAILED_ORDER_STATUSES,
   type JsonObject,
-  PENDING_ORDER_STATUSES,
   mapOrder,
   type NewOrder,
   type Order,
+  PENDING_ORDER_STATUSES,
 } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import {

@@ -169,7 +169,7 @@ export class Shopper {
         assert.deepEqual(message, {
           source: 'pay-checkout',
           type: 'challenge-complete',
-          orderId: action.order.orderId,
+          orderId: action.order.attemptId,
         });
         action = await this.until(await this.next(2));
       } else if (action.action === '3ds1') {
@@ -182,7 +182,7 @@ export class Shopper {
         assert.deepEqual(message, {
           source: 'pay-checkout',
           type: 'challenge-complete',
-          orderId: action.order.orderId,
+          orderId: action.order.attemptId,
         });
         action = await this.until(await this.next(2));
       } else {

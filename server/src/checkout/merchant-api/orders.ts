@@ -49,7 +49,9 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
    * The merchant's order by its id (or an attempt's): the attempt that speaks for it (the kept
    * one, else the latest) and every attempt. Money operations act on that attempt only.
    */
-  const load = async (orderId: string): Promise<{ order: StoredOrder; attempts: StoredOrder[] }> => {
+  const load = async (
+    orderId: string,
+  ): Promise<{ order: StoredOrder; attempts: StoredOrder[] }> => {
     const row = await ctx.store.orders.getByClientOrderId(orderId);
     if (!row) throw notFound(`Order ${orderId}`);
     return merchantOrderOf(ctx, await currentOrder(ctx, row));

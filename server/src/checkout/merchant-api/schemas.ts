@@ -110,16 +110,10 @@ export const CreateSessionBody = z
         description:
           "How the shopper may pay: `direct` (the widget's card form), `hosted` (the gateway's payment page), or both. The widget offers only these; the widget API refuses the others.",
       }),
-    maxAttempts: z
-      .number()
-      .int()
-      .min(1)
-      .max(10)
-      .default(5)
-      .meta({
-        description:
-          'How many payment attempts the shopper may make in this session: after a decline, an error, or a bank page left, the widget takes another card until this many were tried (a cap against card testing). The next one is refused with a 409 `attempts-exhausted`.',
-      }),
+    maxAttempts: z.number().int().min(1).max(10).default(5).meta({
+      description:
+        'How many payment attempts the shopper may make in this session: after a decline, an error, or a bank page left, the widget takes another card until this many were tried (a cap against card testing). The next one is refused with a 409 `attempts-exhausted`.',
+    }),
     /** Minutes until the session (and its widget token) expires. */
     expiresInMinutes: z
       .number()

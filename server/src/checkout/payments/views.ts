@@ -138,9 +138,7 @@ export function merchantOrderView(order: Order, attempts: readonly Order[] = [or
         : null,
     reason: order.reason,
     errorCode: order.errorCode,
-    attempts: attempts
-      .filter((a) => !UNPAID_ORDER_STATUSES.includes(a.status))
-      .map(attemptView),
+    attempts: attempts.filter((a) => !UNPAID_ORDER_STATUSES.includes(a.status)).map(attemptView),
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
   };

@@ -11,12 +11,12 @@ import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../s
 import { type Context, inScope } from '../context.js';
 import { HttpError, parseOr400 } from '../errors.js';
 import { launchUrlOf } from '../launcher/route.js';
-import { abandonAttempt, attemptsExhausted, attemptsLeft } from '../payments/attempts.js';
 import { returnUrlOf } from '../payments/apply-status.js';
+import { abandonAttempt, attemptsExhausted, attemptsLeft } from '../payments/attempts.js';
 import { readFlow, WAIT, writeFlow } from '../payments/flow-state.js';
 import { followOrder, isPending } from '../payments/follow.js';
-import { callbackUrl, startPayment } from '../payments/pay.js';
 import type { StoredAction } from '../payments/next-action.js';
+import { callbackUrl, startPayment } from '../payments/pay.js';
 import { logRefusedUrl } from '../payments/refused-url.js';
 import { submitMethodResult } from '../payments/three-ds.js';
 import { sessionView, withOrder } from '../payments/views.js';
