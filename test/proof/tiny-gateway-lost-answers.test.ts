@@ -7,7 +7,9 @@
  * with the fields of gateway-facts 1.4 (`transaction-type` the type of the transaction's latest
  * step), and drops the connection after acting when told to. What the backend believes must match
  * what this gateway holds: one refund per Idempotency-Key, a status that cannot tell two equal
- * returns apart never taken for the second, a payout whose check answer was lost paid once.
+ * returns apart never taken for the second, a payout whose check answer was lost paid once, and a
+ * payment attempt whose answer was lost, left by the shopper for another card and then found
+ * approved, returned in full once while the other attempt is kept.
  */
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';
@@ -121,12 +123,15 @@ function tinyGateway(merchant: { endpointId: string; login: string; key: string;
           return actThenAnswer(res, op, created);
         }
         case 'return': {
+          // The inputs are "the request fields of the same name": a full return sends neither
+          // amount nor currency, and returns what the sale took.
+          const amount = data.amount === undefined ? '' : cents(data.amount);
           const c = sha1(
-            `${merchant.login}${id}${data.orderid}${cents(data.amount ?? '')}${data.currency}${merchant.key}`,
+            `${merchant.login}${id}${data.orderid}${amount}${data.currency ?? ''}${merchant.key}`,
           );
           if (data.control !== c || !tx || tx.orderid !== data.orderid)
             return refuse(res, 'return control');
-          tx.steps.push({ type: 'return', amount: data.amount ?? '' });
+          tx.steps.push({ type: 'return', amount: data.amount ?? tx.steps[0]?.amount ?? '' });
           return actThenAnswer(res, op, tx);
         }
         case 'status': {
@@ -269,6 +274,35 @@ describe('lost answers against a gateway written from the spec', () => {
       '4.00',
     );
     assert.deepEqual(returns(orderId), ['2.00', '2.00']);
+  });
+
+  it('a left attempt whose sale answer was lost, found approved after another attempt was: returned in full, once', async () => {
+    const session = await createSession(be.url, { amount: '10.00' });
+    const shopper = new Shopper(be.url, session.token);
+    tiny.drop.add('sale');
+    const lost = await shopper.pay({ pan: '4000000000000002' });
+    assert.equal(lost.order.status, 'unknown');
+    const left = await shopper.call('POST', '/cancel', { reason: 'shopper-left' });
+    assert.equal(left.body.order.attemptsLeft, 4);
+    const kept = await shopper.complete({ pan: '4000000000000002' });
+    assert.equal(kept.order.status, 'approved');
+    assert.equal(kept.order.attemptId, `${session.orderId}-2`);
+    await waitFor('the left attempt reversed', async () => {
+      await be.checkout.reconcile(0);
+      const view = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
+      return view.body.attempts[0]?.reversal?.reversedAt;
+    });
+    await be.checkout.reconcile(0);
+    assert.deepEqual(tiny.ledger.get(session.orderId)?.steps, [
+      { type: 'sale', amount: '10.00' },
+      { type: 'return', amount: '10.00' },
+    ]);
+    assert.deepEqual(tiny.ledger.get(`${session.orderId}-2`)?.steps, [
+      { type: 'sale', amount: '10.00' },
+    ]);
+    const view = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
+    assert.equal(view.body.status, 'approved');
+    assert.equal(view.body.returnedAmount, '0.00');
   });
 
   it('a payout check whose answer is lost is asked by its client order id alone, found registered, and paid once', async () => {

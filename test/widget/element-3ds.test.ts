@@ -252,6 +252,7 @@ describe('3DS 2 challenge', () => {
         status: 'declined',
         reason: '3-D Secure authentication failed',
         errorCode: '3DS-N',
+        attemptsLeft: 0,
       },
     ]);
     expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'complete' });
@@ -282,14 +283,15 @@ describe('3DS 2 challenge', () => {
     expect(m!.of('pay-error')).to.deep.equal([
       {
         code: 'challenge-cancelled',
-        message: 'You cancelled the verification with your bank. No money was taken.',
+        message: 'You cancelled the verification with your bank.',
+        attemptsLeft: 0,
       },
     ]);
     expect(m!.of('pay-declined')).to.have.length(0);
     expect(dialog(m!).open).to.equal(false);
     expect(m!.$('[part="result"] h2').textContent).to.equal('Payment cancelled');
     expect(m!.$('[role="status"]').textContent).to.equal(
-      'Payment cancelled. You cancelled the verification with your bank. No money was taken.',
+      'Payment cancelled. You cancelled the verification with your bank.',
     );
   });
 
@@ -323,7 +325,11 @@ describe('3DS 2 challenge', () => {
       reason: 'shopper-left',
     });
     expect(m!.of('pay-error')).to.deep.equal([
-      { code: 'three-ds-timeout', message: 'The bank verification took too long.' },
+      {
+        code: 'three-ds-timeout',
+        message: 'The bank verification took too long.',
+        attemptsLeft: 0,
+      },
     ]);
     expect(m!.of('pay-challenge')[1]).to.deep.equal({ phase: 'close', reason: 'timeout' });
   });
@@ -483,10 +489,10 @@ describe('redirect mode and resume', () => {
     expect(dialog(m!).open).to.equal(false);
     // EMV: a full-page challenge asks for a full window.
     expect((browserOf(m!) as { challengeWindowSize: string }).challengeWindowSize).to.equal('05');
-    // The page leaves with no card data in its inputs.
+    // The page leaves with no card data in its inputs (the name stays for another attempt).
     const values = [...m!.el.shadowRoot!.querySelectorAll('input')].map((i) => i.value);
     expect(values).to.have.length(4);
-    expect(values).to.deep.equal(['', '', '', '']);
+    expect(values).to.deep.equal(['', '', '', 'Ada Lovelace']);
   });
 
   it('3DS 1.0.2 in redirect mode goes to its launcher at the top level', async () => {

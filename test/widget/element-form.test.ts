@@ -366,7 +366,13 @@ describe('<pay-checkout> form', () => {
     await m.until('pay-declined');
     await m.el.updateComplete;
     expect(m.of('pay-declined')).to.deep.equal([
-      { orderId: 'order-1042', status: 'declined', reason: 'Insufficient funds', errorCode: '51' },
+      {
+        orderId: 'order-1042',
+        status: 'declined',
+        reason: 'Insufficient funds',
+        errorCode: '51',
+        attemptsLeft: 0,
+      },
     ]);
     expect(m.$('[part="result"] h2').textContent).to.equal('Payment declined');
     expect(m.of('pay-status').at(-1)).to.deep.equal({
@@ -387,7 +393,7 @@ describe('<pay-checkout> form', () => {
       m.el.submit();
       await m.until('pay-declined');
       expect(m.of('pay-declined')).to.deep.equal([
-        { orderId: 'order-1042', status, reason: 'Fraud filter' },
+        { orderId: 'order-1042', status, reason: 'Fraud filter', attemptsLeft: 0 },
       ]);
     }
   });
