@@ -59,18 +59,26 @@ function mountCheckout({ token, orderId, mode, challenge, locale, theme }) {
     showResult(`Payment approved. Thank you! (order ${event.detail.orderId ?? orderId})`);
     refreshOrder(orderId);
   });
+  // With attempts left the widget shows its form again: the shopper may pay with another card.
+  const again = (detail) =>
+    detail.attemptsLeft > 0 ? ` (the shopper may try again: ${detail.attemptsLeft} left)` : '';
   element.addEventListener('pay-declined', (event) => {
-    showResult(`Payment declined: ${event.detail.reason ?? 'no reason given'}`);
+    showResult(
+      `Payment declined: ${event.detail.reason ?? 'no reason given'}${again(event.detail)}`,
+    );
     refreshOrder(orderId);
   });
   element.addEventListener('pay-error', (event) => {
     showResult(
-      `Payment failed: ${event.detail.code}${event.detail.message ? ` (${event.detail.message})` : ''}`,
+      `Payment failed: ${event.detail.code}${event.detail.message ? ` (${event.detail.message})` : ''}${again(event.detail)}`,
     );
     refreshOrder(orderId);
   });
+  // The checkout is over (a reload starts a new one) unless the session takes another attempt.
   for (const type of ['pay-success', 'pay-declined', 'pay-error']) {
-    element.addEventListener(type, () => sessionStorage.removeItem(CURRENT));
+    element.addEventListener(type, (event) => {
+      if (!(event.detail.attemptsLeft > 0)) sessionStorage.removeItem(CURRENT);
+    });
   }
   $('#checkout-slot').replaceChildren(element);
   $('#pay-hint').textContent = `Order ${orderId}`;
@@ -207,6 +215,7 @@ function renderOrder(order) {
     Returned: order.returnedAmount,
     Voided: order.voided ? 'yes' : 'no',
     Card: order.card ? `${order.card.brand} ${order.card.masked}` : '—',
+    Attempts: attemptsText(order.attempts ?? []),
   };
   for (const [term, value] of Object.entries(facts)) {
     const dt = document.createElement('dt');
@@ -217,6 +226,22 @@ function renderOrder(order) {
   }
   $('#order-view').replaceChildren(list);
   renderActions(order);
+}
+
+/** Every payment attempt of the order, one per line: number, id, status, why, card, reversal. */
+function attemptsText(attempts) {
+  if (attempts.length === 0) return '—';
+  return attempts
+    .map((a) => {
+      const why = a.errorCode ? ` (${a.errorCode}${a.reason ? `: ${a.reason}` : ''})` : '';
+      const card = a.card ? ` ${a.card.brand} •••• ${a.card.last4}` : '';
+      const left = a.abandoned ? ', bank page left' : '';
+      const reversal = a.reversal
+        ? `, reversed${a.reversal.reversedAt ? '' : ' (pending)'}: ${a.reversal.reason}`
+        : '';
+      return `${a.attempt}. ${a.id} ${a.status}${why}${card}${left}${reversal}`;
+    })
+    .join('\n');
 }
 
 function actionButton(label, run) {

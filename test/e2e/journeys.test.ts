@@ -71,6 +71,12 @@ describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     assert.match(await result(page), /Payment approved/);
     assert.equal(await orderStatus(orderId), 'approved');
+    // The card was typed on the gateway's page: its status names the last four, and the element
+    // says them (never "paid with .").
+    assert.equal(
+      await page.locator('pay-checkout [part="result"] p').textContent(),
+      '€10.42 paid with **** 0002.',
+    );
   });
 
   test('a double click on Pay sends one payment', async () => {
@@ -195,5 +201,115 @@ describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
     await screenshot(page, 'phone-challenge');
     await answerChallenge(page, challenge.otp ?? '');
     assert.match(await result(page), /Payment approved/);
+  });
+});
+
+describe('another card after a failure, in the same element', SHOPPERS_AT_ONCE, () => {
+  /** The form is back after a failed attempt: its notice, the card empty, the name kept. */
+  async function formBack(page: Page, why: RegExp): Promise<void> {
+    const notice = page.locator('pay-checkout [part="notice"]');
+    await notice.waitFor();
+    assert.match((await notice.textContent()) ?? '', why);
+    assert.equal(await page.getByLabel('Card number').inputValue(), '');
+    assert.equal(await page.getByLabel('Name on card').inputValue(), 'Alex Shopper');
+    // Focus waits on the card number, for the next card.
+    assert.equal(
+      await page.evaluate(() =>
+        document.querySelector('pay-checkout')?.shadowRoot?.activeElement?.getAttribute('name'),
+      ),
+      'number',
+    );
+    await page.getByLabel('Name on card').fill('');
+  }
+
+  test('declined, then another card: paid in the same checkout, the order lists both attempts', async () => {
+    const page = await harness.newPage();
+    await openCheckout(page, harness.stack().shopUrl);
+    const orderId = await shownOrderId(page);
+    await typeCard(page, harness.card('insufficient-funds'));
+    await payButton(page).click();
+    await formBack(page, /^Your bank declined the payment\. You can pay again/);
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    await page.locator('#result', { hasText: 'Payment approved' }).waitFor();
+    const order = await harness.order(orderId);
+    assert.equal(order.status, 'approved');
+    assert.deepEqual(
+      order.attempts.map((a) => [a.id, a.status]),
+      [
+        [orderId, 'declined'],
+        [`${orderId}-2`, 'approved'],
+      ],
+    );
+    await page.locator('#order-view dt:text-is("Attempts")').waitFor();
+    assert.match(await orderFact(page, 'Attempts'), /1\. .* declined \(51: Insufficient funds\)/);
+  });
+
+  test('a wrong challenge code, then another card: paid', async () => {
+    const page = await harness.newPage();
+    await openCheckout(page, harness.stack().shopUrl, { challenge: 'In a frame' });
+    const orderId = await shownOrderId(page);
+    await typeCard(page, harness.card('3ds2-challenge'));
+    await payButton(page).click();
+    await challengeFrame(page).getByLabel('One-time code').waitFor();
+    await answerChallenge(page, '0000');
+    await formBack(page, /^Your bank declined the payment\./);
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    await page.locator('#result', { hasText: 'Payment approved' }).waitFor();
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
+  test('five declines: the result panel, and a sixth attempt is refused by the backend', async () => {
+    const page = await harness.newPage();
+    await openCheckout(page, harness.stack().shopUrl);
+    const orderId = await shownOrderId(page);
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      if (attempt > 1) await page.getByLabel('Name on card').fill('');
+      await typeCard(page, harness.card('declined'));
+      await payButton(page).click();
+      if (attempt < 5) await page.locator('pay-checkout [part="notice"]').waitFor();
+      else await page.locator('pay-checkout [part="result"] h2').waitFor();
+    }
+    assert.equal(
+      await page.locator('pay-checkout [part="result"] h2').textContent(),
+      'Payment declined',
+    );
+    // A page that sends a sixth payment by hand gets a 409; nothing reaches the gateway.
+    const sixth = await page.evaluate(async () => {
+      const el = document.querySelector('pay-checkout');
+      const res = await fetch(`${el?.getAttribute('backend')}/widget/pay`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${el?.getAttribute('session')}`,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          card: {
+            number: '4000000000000002',
+            expMonth: '12',
+            expYear: '2030',
+            cvc: '123',
+            holder: 'A S',
+          },
+          browser: {
+            colorDepth: 24,
+            javaEnabled: false,
+            javascriptEnabled: true,
+            language: 'en',
+            screenHeight: 800,
+            screenWidth: 1200,
+            timezoneOffset: 0,
+            challengeWindowSize: '02',
+          },
+        }),
+      });
+      return { status: res.status, body: await res.json() };
+    });
+    assert.equal(sixth.status, 409);
+    assert.equal(sixth.body.error.code, 'attempts-exhausted');
+    const order = await harness.order(orderId);
+    assert.equal(order.attempts.length, 5);
+    assert.equal(order.status, 'declined');
   });
 });

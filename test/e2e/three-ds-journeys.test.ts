@@ -19,7 +19,7 @@ import { countPosts, useShops, WITHIN_MS } from './support/shops.js';
 const { harness, demoShop, plainShop } = useShops();
 
 describe('Back, reload and a lost message', () => {
-  test('Back from the bank page (redirect mode): not sent back to the bank; Cancel shows the gateway’s word', async () => {
+  test('Back from the bank page (redirect mode): not sent back to the bank; the form is there, and another card pays', async () => {
     const page = await harness.newPage();
     const creqs = countPosts(page, '/acs/challenge');
     const orderId = await demoShop.open(page, 'redirect');
@@ -28,17 +28,31 @@ describe('Back, reload and a lost message', () => {
     await page.getByLabel('One-time code').waitFor();
     const left = Date.now();
     await page.goBack();
-    // Back at the shop, which asked the backend where the order is: the bank still waits.
-    const dialog = page.getByRole('dialog');
-    await dialog.getByText('Your bank’s page was closed').waitFor({ timeout: WITHIN_MS });
+    // Back at the shop: the bank page was left, and the form is back for another card.
+    const notice = page.locator('pay-checkout [part="notice"]');
+    await notice.waitFor({ timeout: WITHIN_MS });
+    assert.match(
+      (await notice.textContent()) ?? '',
+      /^Your bank’s page was closed before the payment was confirmed\./,
+    );
     assert.ok(Date.now() - left < WITHIN_MS);
     assert.equal(new URL(page.url()).origin, harness.stack().shopUrl);
     assert.equal(creqs(), 1, 'the used CReq was not posted again');
-    await dialog.getByRole('button', { name: 'Cancel verification' }).click();
-    await dialog.getByRole('button', { name: 'Cancel payment' }).click();
-    // The gateway has not approved: the shop says cancelled, and the order is what the gateway says.
-    assert.match(await result(page, WITHIN_MS), /challenge-cancelled/);
-    assert.equal((await harness.order(orderId)).status, 'processing');
+    // A new page (the old one left for the bank): every field empty.
+    assert.equal(await page.getByLabel('Card number').inputValue(), '');
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    await page.locator('#result', { hasText: 'Payment approved' }).waitFor({ timeout: WITHIN_MS });
+    const order = await harness.order(orderId);
+    assert.equal(order.status, 'approved');
+    // The left attempt is still the gateway's (its bank page waits): followed, never sent again.
+    assert.deepEqual(
+      order.attempts.map((a) => [a.id, a.status, a.abandoned]),
+      [
+        [orderId, 'processing', true],
+        [`${orderId}-2`, 'approved', false],
+      ],
+    );
     assert.equal(creqs(), 1);
   });
 
@@ -80,7 +94,7 @@ describe('Back, reload and a lost message', () => {
     assert.deepEqual([creqs(), pays()], [1, 1]);
   });
 
-  test('a reload while the bank waits for the code: no second CReq; the widget says the bank page closed', async () => {
+  test('a reload while the bank waits for the code: no second CReq; the form is back for another card', async () => {
     const page = await harness.newPage();
     const creqs = countPosts(page, '/acs/challenge');
     await demoShop.open(page, 'iframe');
@@ -89,10 +103,10 @@ describe('Back, reload and a lost message', () => {
     await challengeFrame(page).getByLabel('One-time code').waitFor();
     await page.reload();
     await page
-      .getByRole('dialog')
-      .getByText('Your bank’s page was closed')
+      .locator('pay-checkout [part="notice"]')
+      .getByText('Your bank’s page was closed before the payment was confirmed.')
       .waitFor({ timeout: WITHIN_MS });
-    assert.equal(await page.getByRole('dialog').locator('iframe').count(), 0);
+    assert.equal(await page.locator('pay-checkout dialog[open]').count(), 0);
     assert.equal(creqs(), 1);
   });
 

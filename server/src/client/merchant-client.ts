@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import type {
+  Attempt as AttemptSchema,
   CheckoutSessionView,
   CreateSessionBody,
   ErrorResponse,
@@ -26,6 +27,8 @@ export type CheckoutSession = z.output<typeof SessionCreated>;
 /** A session as `getSession` reads it: state, expiry, amount and its order; never the token. */
 export type CheckoutSessionInfo = z.output<typeof CheckoutSessionView>;
 export type Order = z.output<typeof OrderSchema>;
+/** One payment attempt of an order (`order.attempts`). */
+export type PaymentAttempt = z.output<typeof AttemptSchema>;
 export type OrderStatus = z.output<typeof OrderStatusEnum>;
 export type OrderList = z.output<typeof OrderListSchema>;
 export type Operation = z.output<typeof OperationSchema>;

@@ -16,11 +16,19 @@ import { type Stack, type StackOptions, startStack } from './stack.js';
  */
 export const SHOPPERS_AT_ONCE = { concurrency: 3 };
 
+/** What the journeys read of the merchant API's order. */
+export interface MerchantOrder {
+  status: string;
+  amount: string;
+  currency: string;
+  attempts: { id: string; status: string; abandoned: boolean }[];
+}
+
 export interface Harness {
   stack(): Stack;
   card(scenario: string): TestCard;
   /** The order as the merchant API reports it (the backend's word, not the page's). */
-  order(orderId: string): Promise<{ status: string; amount: string; currency: string }>;
+  order(orderId: string): Promise<MerchantOrder>;
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
 }
 
@@ -70,7 +78,7 @@ export function useStack(options: StackOptions | (() => Promise<StackOptions>) =
       assert.ok(stack, 'the stack is running');
       const { status, body } = await stack.merchantApi('GET', `/v1/orders/${orderId}`);
       assert.equal(status, 200, JSON.stringify(body));
-      return body as { status: string; amount: string; currency: string };
+      return body as MerchantOrder;
     },
     async newPage(viewport = DESKTOP) {
       assert.ok(browser, 'the browser is running');

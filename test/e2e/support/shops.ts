@@ -141,11 +141,16 @@ export function useShops(): Shops {
       await payButton(page).waitFor();
       return orderId;
     },
+    /**
+     * The element's own word: its result panel's title, or, when a failed attempt gave the form
+     * back for another card, its notice (a decline's reads as the panel's title would).
+     */
     async outcome(page, timeout = 30_000) {
-      const title = page.locator('pay-checkout [part="result"] h2');
-      await title.waitFor({ timeout });
-      const text = (await title.textContent()) ?? '';
-      return text === 'Payment approved' ? 'approved' : text;
+      const said = page.locator('pay-checkout').locator('[part="result"] h2, [part="notice"]');
+      await said.first().waitFor({ timeout });
+      const text = (await said.first().textContent()) ?? '';
+      if (text === 'Payment approved') return 'approved';
+      return text.startsWith('Your bank declined the payment.') ? 'Payment declined' : text;
     },
   };
 

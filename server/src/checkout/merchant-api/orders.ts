@@ -6,7 +6,7 @@ import type { Order as StoredOrder } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { merchantOrderOf } from '../payments/attempts.js';
-import { pollOnce } from '../payments/follow.js';
+import { isPending, pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
 import { currentOrder } from '../session-life.js';
@@ -108,7 +108,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
       path: '/orders/:orderId/refresh',
       operationId: 'refreshOrder',
       summary:
-        "Ask the gateway for a pending order's status now (it is also polled and called back).",
+        "Ask the gateway for the status of the order's pending attempts now (they are also polled and called back).",
       tag: 'Orders',
       params: ORDER_PARAM,
       body: EmptyBody,
@@ -118,8 +118,10 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
       },
     },
     async ({ params }, _req, res) => {
-      const { order } = await load(params.orderId ?? '');
-      res.json(await view(await pollOnce(ctx, order)));
+      // Every pending attempt: a left one the bank may have approved since, as well as the latest.
+      const { order, attempts } = await load(params.orderId ?? '');
+      for (const attempt of attempts) if (isPending(attempt)) await pollOnce(ctx, attempt);
+      res.json(await view(order));
     },
   );
 

@@ -11,6 +11,7 @@ import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
 import { gatewayPageUrl } from '../gateway-page/url.js';
 import { reverseSoon, settleAttempt } from './attempts.js';
+import { type CardSummary, cardFromGateway } from './card.js';
 import { challengeKey, readFlow, sameAction, WAIT, writeFlow } from './flow-state.js';
 import {
   isFinalStatus,
@@ -41,6 +42,8 @@ export interface FinalFacts {
   gatewayOrderId?: string | undefined;
   reason?: string | undefined;
   errorCode?: string | undefined;
+  /** The card the gateway names, kept when the order has none (a hosted form's). */
+  card?: CardSummary | undefined;
 }
 
 /**
@@ -61,6 +64,13 @@ export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFact
         nextAction: writeFlow({ ...flow, next: { action: 'final' }, sent: undefined }),
         ...(facts.gatewayOrderId && !order.gatewayOrderId
           ? { gatewayOrderId: facts.gatewayOrderId }
+          : {}),
+        ...(facts.card && !order.cardLast4
+          ? {
+              cardBrand: facts.card.brand,
+              cardLast4: facts.card.last4,
+              cardMasked: facts.card.masked,
+            }
           : {}),
         // An earlier "not answered yet" note must not outlive the answer.
         reason: facts.reason ? facts.reason.slice(0, 500) : null,
@@ -114,6 +124,7 @@ export async function applyStatus(
       gatewayOrderId: result.orderId,
       reason: result.errorMessage,
       errorCode: result.errorCode,
+      card: cardFromGateway(result.card),
     });
   }
   const flow = readFlow(order);
