@@ -10,7 +10,6 @@ import {
   answerChallenge,
   challengeFrame,
   payButton,
-  result,
   shownOrderId,
   typeCard,
 } from './support/shopper.js';

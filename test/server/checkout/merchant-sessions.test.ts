@@ -122,6 +122,7 @@ describe('merchant API: checkout sessions and their orders from the first moment
       intent: 'sale',
       description: 'Test order',
       modes: ['direct'],
+      maxAttempts: 5,
       returnUrl: `${MERCHANT_ORIGIN}/thank-you`,
       metadata: {},
     });

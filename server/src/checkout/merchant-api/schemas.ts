@@ -213,13 +213,14 @@ export const CheckoutSessionView = z.object({
   orderId: z.string(),
   state: z.enum(['open', 'paying', 'completed', 'cancelled', 'expired']).meta({
     description:
-      '`open`: waiting for the shopper. `paying`: a payment is under way. `completed`: it reached a final status. `cancelled`: the shopper cancelled the payment. `expired`: ended unpaid, at its expiry or by `POST .../expire`.',
+      '`open`: waiting for the shopper (nothing paid yet, or the last attempt failed or was left and another may follow). `paying`: an attempt is under way. `completed`: an attempt was approved, or the last one allowed failed. `cancelled`: the shopper left the bank page of the last attempt allowed. `expired`: ended, at its expiry or by `POST .../expire`.',
   }),
   amount: z.string(),
   currency: z.string(),
   intent: z.enum(['sale', 'preauth']),
   description: z.string(),
   modes: z.array(z.enum(['direct', 'hosted'])),
+  maxAttempts: z.number().int(),
   returnUrl: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
   expiresAt: z.iso.datetime(),

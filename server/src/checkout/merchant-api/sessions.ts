@@ -6,6 +6,7 @@ import { toMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
+import { merchantOrderOf } from '../payments/attempts.js';
 import { merchantSessionView } from '../payments/views.js';
 import { currentSession, expireSession } from '../session-life.js';
 import { signSessionToken } from '../widget-api/jwt.js';
@@ -93,7 +94,8 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
     },
     async ({ params }, _req, res) => {
       const now = await currentSession(ctx, await load(params.sessionId ?? ''));
-      res.json(merchantSessionView(now.session, now.order));
+      const order = now.order ? await merchantOrderOf(ctx, now.order) : null;
+      res.json(merchantSessionView(now.session, order?.order ?? null, order?.attempts));
     },
   );
 

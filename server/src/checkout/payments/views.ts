@@ -144,8 +144,15 @@ export function merchantOrderView(order: Order, attempts: readonly Order[] = [or
   };
 }
 
-/** The merchant API's checkout session: never its token. */
-export function merchantSessionView(session: CheckoutSession, order: Order | null) {
+/**
+ * The merchant API's checkout session: never its token. `order` and `attempts` as
+ * merchantOrderView takes them (attempts.ts, merchantOrderOf).
+ */
+export function merchantSessionView(
+  session: CheckoutSession,
+  order: Order | null,
+  attempts?: readonly Order[],
+) {
   return {
     id: session.id,
     orderId: session.clientOrderId,
@@ -160,6 +167,7 @@ export function merchantSessionView(session: CheckoutSession, order: Order | nul
     expiresAt: session.expiresAt.toISOString(),
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
-    order: order ? merchantOrderView(order) : null,
+    maxAttempts: session.maxAttempts,
+    order: order ? merchantOrderView(order, attempts) : null,
   };
 }
