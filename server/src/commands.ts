@@ -192,8 +192,9 @@ interface SharedDatabase {
 }
 
 /**
- * The backend and its embedded sandbox on one PGlite, each in its own schema: one WASM Postgres
- * in the process instead of two (issue 14). Closed after both have stopped.
+ * The backend and its embedded sandbox on one PGlite, each in its own schema: one WASM Postgres in
+ * the process instead of two, to save start-up time and memory (docs/pglite-options.md). Closed
+ * after both have stopped.
  */
 async function openSharedDatabase(dataDir: string, stopping: Stopping): Promise<SharedDatabase> {
   const pglite = await openSharedPGlite(dataDir);

@@ -1,10 +1,10 @@
 /**
  * `npm test` timed as a new user runs it: scripts/test.sh (what package.json's `test` runs) in a
- * child process, its output to a log file (kept only when something failed), the clock read as
- * each of its steps begins. Issue 14's target is the whole command's wall time, with no test
- * dropped, so the counts of tests run and passed are read off the output too. The environment is
- * passed as it is: with TEST_DATABASE_URL set (as .ci/run sets it) the store tests also run on
- * PostgreSQL.
+ * child process, its output to a log file (kept only when something failed), the clock read as each
+ * of its steps begins. The target (test/bench/RESULTS.md#targets) is the whole command's wall time,
+ * with no test dropped, so the counts of tests run and passed are read off the output too. The
+ * environment is passed as it is: with TEST_DATABASE_URL set (as .ci/run sets it) the store tests
+ * also run on PostgreSQL.
  *
  *   node --import tsx test/bench/test-suite.ts [--json FILE]
  */

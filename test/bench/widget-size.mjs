@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Widget size, min + gzip -9 + brotli, beside peers measured the same way (gzip -9 bytes, from
-// /work/shared/notes/toolchain.md). Two artefacts:
+// Widget size, min + gzip -9 + brotli, beside peers measured the same way (gzip -9 bytes, on
+// the project's machine kind; the figures are PEERS below). Two artefacts:
 //   - the CDN file dist/cdn/pay-checkout.js (one minified ES module, Lit included);
 //   - the ESM entry dist/esm/widget/src/pay-checkout.js plus the files of ours it imports, bundled and
 //     minified the way the CDN file is, with Lit left out: an app that uses the ESM build already
@@ -22,8 +22,9 @@ const cdnFile = join(root, 'dist/cdn/pay-checkout.js');
 const esmEntry = join(root, 'dist/esm/widget/src/pay-checkout.js');
 export const BUDGET_GZIP = 25 * 1024;
 /**
- * Issue 14 ("Light and fast"): the CDN file's target; the figure of the RESULTS.md it replaced;
- * and the file as built when the work began (issues 10-13 had grown it since that run).
+ * The CDN file's size target (test/bench/RESULTS.md#targets); the figure of the RESULTS.md it
+ * replaced; and the file as built when the size work began (later features had grown it since
+ * that run).
  */
 export const TARGET_GZIP = 15 * 1024;
 export const BEFORE_GZIP = 17424;
@@ -31,7 +32,10 @@ export const START_GZIP = 18914;
 /** How many contributors the bench lists. */
 const TOP = 10;
 
-/** Peers, gzip -9 bytes, measured on this machine kind (toolchain.md); no other columns known. */
+/**
+ * Peers, gzip -9 bytes, measured on this machine kind (2 cores; test/bench/RESULTS.md names it);
+ * no other columns known.
+ */
 export const PEERS = [
   { name: 'minimal Lit element, bundled with Lit (about)', gzip: 6300 },
   { name: 'braintree-web 3.144 client + three-d-secure, bundled', gzip: 31827 },

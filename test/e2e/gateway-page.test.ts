@@ -1,10 +1,11 @@
 /**
  * A gateway that answers the 3DS challenge with `html` (its own page, which posts the CReq to the
- * ACS by script), in Chromium. The widget frames the backend's launcher, which frames its /gateway-page, whose CSP lets that
- * form reach the ACS, and the gateway's script cannot touch the merchant page, even when the shop
- * and the backend share one origin (as the demo does): the page's `sandbox` directive gives it an
- * opaque origin. (How a gateway-driven challenge then ends is the gateway's: its final redirect
- * or status, issue 11; this test stops at the bank's page.) The stack runs in-process (sandbox and backend on loopback) so the gateway's
+ * ACS by script), in Chromium. The widget frames the backend's launcher, which frames its
+ * /gateway-page, whose CSP lets that form reach the ACS, and the gateway's script cannot touch the
+ * merchant page, even when the shop and the backend share one origin (as the demo does): the page's
+ * `sandbox` directive gives it an opaque origin. (How a gateway-driven challenge then ends is the
+ * gateway's: its final redirect or status, docs/gateway.md#gateway-driven-3ds; this test stops at
+ * the bank's page.) The stack runs in-process (sandbox and backend on loopback) so the gateway's
  * status answers can be rewritten in transit; the shop page is served from the backend's origin.
  */
 import assert from 'node:assert/strict';

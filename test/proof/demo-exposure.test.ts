@@ -33,7 +33,7 @@ import {
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
-/** The stranger's request from the security review (H2). */
+/** A stranger's request: a 500.00 payout posted to the demo's relay, with no key of any kind. */
 const PAYOUT = {
   body: {
     orderId: 'steal-1',

@@ -1,8 +1,8 @@
 /**
  * Forged gateway notifications, built by hand as an attacker would. The control of a callback or
  * final redirect is sha1(status + orderid + client_orderid + control key) with no separator and
- * without `type` or `amount` (gateway-facts 1.7), so a shopper who saw one genuine control (the
- * hosted final redirect shows it) can:
+ * without `type` or `amount` (docs/gateway.md#callbacks-are-hints), so a shopper who saw one
+ * genuine control (the hosted final redirect shows it) can:
  *   - shift the boundary between orderid and client_orderid onto another, unpaid order;
  *   - relabel the transaction type (`type=capture` on a preauth's control).
  * Each attack is sent end to end against the sandbox and must change nothing: not the order, its

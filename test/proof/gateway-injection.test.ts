@@ -1,11 +1,13 @@
 /**
- * Proof (issue 10 §3): nothing from the gateway runs as the merchant. The sandbox's answers are
- * rewritten in transit, as a hostile or broken gateway would send them: `javascript:`, `data:` and
- * plain-http URLs in `acs-url`, `three-ds-method-url`, `redirect-to` and the hosted form's
- * `redirect-url`, and a script in `html`. Each attack is asserted to reach no browser: the widget
- * API never answers those URLs, the error is logged, the order stays as it was (pending, polled
- * on), and the honest status that follows takes the payment to its real end. The `html` reaches
- * the widget only as the address of the backend's own page, which serves it under a strict CSP.
+ * Proof: nothing from the gateway runs as the merchant (only https, or loopback http, gateway URLs
+ * are followed; `html` is served by the backend: docs/gateway.md#merchant-side-3ds,
+ * docs/gateway.md#gateway-driven-3ds). The sandbox's answers are rewritten in transit, as a hostile
+ * or broken gateway would send them: `javascript:`, `data:` and plain-http URLs in `acs-url`,
+ * `three-ds-method-url`, `redirect-to` and the hosted form's `redirect-url`, and a script in
+ * `html`. Each attack is asserted to reach no browser: the widget API never answers those URLs, the
+ * error is logged, the order stays as it was (pending, polled on), and the honest status that
+ * follows takes the payment to its real end. The `html` reaches the widget only as the address of
+ * the backend's own page, which serves it under a strict CSP.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,6 @@
 /**
- * An independent client of the sandbox, written only from spec/payment-api.md: it imports none of
+ * An independent client of the sandbox, written only from the gateway's interface spec (restated
+ * in docs/gateway.md; statement by statement in docs/spec-conformance.md): it imports none of
  * the project's signing, gateway or sandbox code except `createSandboxApp` to start the server.
  * Scheme A is its own SHA-1 over the inputs the spec's tables list, with the amount in cents
  * ("10.00 becomes 1000"); schemes B and C are the `oauth-1.0a` package. It drives every operation

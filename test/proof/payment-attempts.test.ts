@@ -28,7 +28,7 @@ import {
 
 const WEBHOOK = { url: 'http://127.0.0.1:9/hooks', secret: 'attempts-webhook-secret-0123456789' };
 /** The bank approves a left late-approval challenge this long after it was shown. */
-const LATE_MS = 400;
+const LATE_MS = 1_200;
 
 type Json = Record<string, unknown>;
 
@@ -315,6 +315,44 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
         (e) => e.startsWith('order.') || e.startsWith('payment.'),
       );
       assert.deepEqual(approvals, ['order.approved 1', 'payment.reversed 2']);
+    });
+
+    it('the new attempt declined, then the left one approved late: kept, and the next Pay shows it paid', async () => {
+      const session = await createSession(a.url);
+      const shopper = new Shopper(a.url, session.token);
+      await leftChallenge(shopper, '3ds2-challenge-late-approval');
+      const declined = await new Shopper(b.url, session.token).complete(card('declined'));
+      assert.equal(declined.order.attemptsLeft, 3);
+      await waitFor('attempt 1 kept', async () => {
+        const [first] = await attemptRows(session.orderId);
+        return first?.status === 'approved';
+      });
+      assert.equal((await shopper.call('GET', '/session')).body.state, 'completed');
+      // The shopper, shown the form after the decline, pays again: nothing is sent, it is paid.
+      const again = await shopper.call('POST', '/pay', shopper.payBody(card('approved')));
+      assert.equal(again.status, 200);
+      assert.equal(again.body.action, 'final');
+      assert.equal(again.body.order.status, 'approved');
+      assert.equal(again.body.order.attemptId, session.orderId);
+      assert.equal((await attemptRows(session.orderId)).length, 2);
+      assert.deepEqual(await atGateway(session.orderId), [
+        [session.orderId, 'sale', 'approved', []],
+        [`${session.orderId}-2`, 'sale', 'declined', []],
+      ]);
+      assert.deepEqual(await events(session.orderId), ['order.approved 1', 'payment.declined 2']);
+    });
+
+    it('declined on the card form, then the hosted form: the next attempt is a hosted one', async () => {
+      const session = await createSession(a.url);
+      const shopper = new Shopper(a.url, session.token);
+      await shopper.complete(card('declined'));
+      const hosted = await shopper.call('POST', '/hosted');
+      assert.equal(hosted.status, 200, JSON.stringify(hosted.body));
+      assert.equal(hosted.body.action, 'redirect');
+      assert.equal(hosted.body.order.attemptId, `${session.orderId}-2`);
+      // Its own transaction at the gateway, whose form the shopper is sent to.
+      assert.equal((await sandboxTransactions(sb, `${session.orderId}-2`)).length, 1);
+      assert.match(hosted.body.url, /^http:\/\/127\.0\.0\.1:\d+\//);
     });
 
     it('two attempts approved at the gateway, settled by both instances at once: exactly one kept', async () => {

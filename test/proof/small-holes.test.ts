@@ -1,7 +1,8 @@
 /**
- * The smaller holes of issue 10, each attacked by hand against the in-process stack (sandbox and
- * backend on loopback HTTP), each asserting that nothing changed: the order, its operations, the
- * stored rows and the sandbox's transactions.
+ * Smaller holes (Idempotency-Key scope, hosted mode, card data in the history, throttling, token
+ * expiry, redirects, amounts a currency cannot hold), each attacked by hand against the in-process
+ * stack (sandbox and backend on loopback HTTP), each asserting that nothing changed: the order, its
+ * operations, the stored rows and the sandbox's transactions.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

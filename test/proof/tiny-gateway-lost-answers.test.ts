@@ -1,15 +1,15 @@
 /**
- * Lost answers against a gateway written here from the spec's words and the gateway notes alone,
+ * Lost answers against a gateway written here from the spec's words and docs/gateway.md alone,
  * not the sandbox: it checks every control with its own SHA-1 (spec "Payments and transaction
  * management": return = login, client_orderid, orderid, amount in cents, currency; status = login,
  * client_orderid, orderid or "" when absent; sale = endpointId, client_orderid, amount in cents,
  * email) and every v4 signature with `oauth-1.0a` and the merchant's public key, answers `status`
- * with the fields of gateway-facts 1.4 (`transaction-type` the type of the transaction's latest
- * step), and drops the connection after acting when told to. What the backend believes must match
- * what this gateway holds: one refund per Idempotency-Key, a status that cannot tell two equal
- * returns apart never taken for the second, a payout whose check answer was lost paid once, and a
- * payment attempt whose answer was lost, left by the shopper for another card and then found
- * approved, returned in full once while the other attempt is kept.
+ * with the fields of docs/gateway.md#response-field-names (`transaction-type` the type of the
+ * transaction's latest step), and drops the connection after acting when told to. What the backend
+ * believes must match what this gateway holds: one refund per Idempotency-Key, a status that cannot
+ * tell two equal returns apart never taken for the second, a payout whose check answer was lost
+ * paid once, and a payment attempt whose answer was lost, left by the shopper for another card and
+ * then found approved, returned in full once while the other attempt is kept.
  */
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';

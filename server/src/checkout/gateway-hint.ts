@@ -1,10 +1,10 @@
 /**
  * What a gateway callback or a final redirect may do: wake up the transactions it names, nothing
  * more. Its control covers only `status + orderid + client_orderid`, glued with no separator, and
- * neither `type` nor `amount` (gateway-facts 1.7), so a shopper holding one valid control can
- * shift the boundary between the ids or relabel the type. We therefore never apply its fields:
- * we ask the gateway `status` of our own transaction, by our own ids, and apply that answer only
- * when it describes what we sent (payments/status-match.ts).
+ * neither `type` nor `amount` (docs/gateway.md#callbacks-are-hints), so a shopper holding one valid
+ * control can shift the boundary between the ids or relabel the type. We therefore never apply its
+ * fields: we ask the gateway `status` of our own transaction, by our own ids, and apply that answer
+ * only when it describes what we sent (payments/status-match.ts).
  */
 import { MONEY_OPERATION_KINDS, type Order } from '../store/index.js';
 import type { Context } from './context.js';

@@ -174,8 +174,8 @@ export const OPERATIONS = {
     path: '/api/v4/create-card-ref/{endpointId}',
     scheme: 'RSA-SHA256',
   },
-  // The spec states no control for get-card-info; gateway-facts 1.2 (php-lib) gives
-  // login + cardrefid.
+  // The spec states no control for get-card-info; the family's php-lib gives login + cardrefid
+  // (docs/gateway.md#control-values).
   getCardInfo: {
     name: 'get-card-info',
     path: '/api/v2/get-card-info/{endpointId}',

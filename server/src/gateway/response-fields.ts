@@ -5,9 +5,10 @@
  * only genuinely different words are listed. A merchant whose gateway names a field differently
  * edits this table and nothing else.
  *
- * Sources: "spec" is ../shared/spec/payment-api.md; "family" is the gateway family's own docs and
- * libraries as summarised in ../shared/notes/gateway-facts.md (section given); "ours" is our own
- * reading where neither names the field (DESIGN.md, gateway decisions).
+ * Sources, as docs/gateway.md#sources defines them: "spec" is the gateway's interface spec;
+ * "family" the gateway family's own docs and libraries, by the section number of the team's
+ * notes (given); "ours" our own reading where neither names the field
+ * (docs/gateway.md#decisions-where-the-spec-is-silent).
  */
 import type { CardSummary, GatewayResult, ThreeDSInstructions } from './types/results.js';
 

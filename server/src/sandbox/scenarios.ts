@@ -1,6 +1,6 @@
 /**
  * What a card does: a test card picks its scenario by PAN; any other Luhn-valid card follows the
- * gateway sandbox's CVV rules (notes/gateway-facts.md 1.8).
+ * gateway sandbox's CVV rules (docs/gateway.md#sandbox-cvv-rules).
  */
 import type { Transaction } from './model.js';
 import { findTestCard, SANDBOX_OTP } from './test-cards.js';

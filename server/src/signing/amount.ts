@@ -42,10 +42,10 @@ export function toMinorUnits(amount: string, currency: string): number {
 
 /**
  * The amount as a control value carries it (scheme A rule 3, "10.00 becomes 1000"): the decimal
- * amount × 100, whatever the currency, as the spec says "cents" and the gateway family's
- * libraries multiply by 100 (DESIGN.md). "10.00" -> "1000", JPY "500" -> "50000", KWD "1.500"
+ * amount × 100, whatever the currency, as the spec says "cents" and the gateway family's libraries
+ * multiply by 100 (docs/gateway.md#amounts). "10.00" -> "1000", JPY "500" -> "50000", KWD "1.500"
  * -> "150". An amount that is not a whole number of cents (KWD "1.234" would be 123.4) has no
- * control value and is refused, never rounded: gateway-facts 1.1.
+ * control value and is refused, never rounded (docs/gateway.md#amounts).
  */
 export function toControlCents(amount: string): string {
   const match = DECIMAL.exec(amount);

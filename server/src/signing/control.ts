@@ -49,7 +49,7 @@ const PARTIAL_AMOUNT = [...BY_ORDER, onlyWhenSent('amount'), onlyWhenSent('curre
 
 /**
  * Each operation's control inputs, in order: the spec's tables, completed by the gateway family's
- * documented formulas where the spec is silent (notes/gateway-facts.md 1.2).
+ * documented formulas where the spec is silent (docs/gateway.md#control-values).
  */
 export const CONTROL_INPUTS = {
   sale: PAYMENT,

@@ -1,7 +1,8 @@
 /**
- * Issue 14's size, start-up and memory targets, read from this run's widget, `npm start` and
- * load-test results, beside the figures the issue measured before the work. A figure whose bench
- * did not run here (no PostgreSQL, no `--load`) says "not measured" rather than a guess.
+ * The size, start-up and memory targets (test/bench/RESULTS.md#targets), read from this run's
+ * widget, `npm start` and load-test results, beside the figures measured before the work. A figure
+ * whose bench did not run here (no PostgreSQL, no `--load`) says "not measured" rather than a
+ * guess.
  */
 import type { LoadResult } from '../load.js';
 import type { StartResult } from '../start-memory.js';

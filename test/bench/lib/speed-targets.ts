@@ -1,6 +1,7 @@
 /**
- * Issue 14's speed targets, read from this run's backend and browser results, beside the figures
- * the issue measured before the work (RESULTS.md of 2026-11-21 and the issue's own browser run).
+ * The speed targets (test/bench/RESULTS.md#targets), read from this run's backend and browser
+ * results, beside the figures measured before the work (RESULTS.md of 2026-11-21 and a browser
+ * run of the same time).
  */
 import type { BackendResult } from '../backend.bench.js';
 import type { BrowserResult } from '../browser.bench.js';

@@ -1,5 +1,5 @@
 /**
- * Orders from their first moment (issue 13): creating a checkout session creates its order
+ * Orders from their first moment: creating a checkout session creates its order
  * (`awaiting-payment`), which the merchant reads, lists and is refused money operations on; a
  * session read never shows its token; a session ends unpaid at its expiry (sweeper, or the first
  * read after it) or early on the merchant's request, leaving its order `expired` with exactly one

@@ -1,7 +1,8 @@
 /**
- * What the browser must do next, decided from the gateway's status response (DESIGN.md, gateway
- * decisions). Pure: no I/O. The result (without the order view) is stored on the order, so any
- * instance can answer the widget after a restart or behind a load balancer.
+ * What the browser must do next, decided from the gateway's status response
+ * (docs/gateway.md#merchant-side-3ds, docs/gateway.md#gateway-driven-3ds). Pure: no I/O. The result
+ * (without the order view) is stored on the order, so any instance can answer the widget after a
+ * restart or behind a load balancer.
  *
  * Nothing from the gateway runs as the merchant: a gateway URL the browser would follow must pass
  * isSafeUrl (https, or http to loopback), else the step is refused and the order waits for its
@@ -113,7 +114,7 @@ const WINDOW_SIZES: readonly string[] = ['01', '02', '03', '04', '05'];
 
 /**
  * threeDSMethodData: base64url (no padding) of the JSON the ACS posts back to our return page
- * (gateway-facts 1.6, EMV 3DS Method).
+ * (EMV 3DS Method; docs/gateway.md#merchant-side-3ds).
  */
 export function threeDsMethodData(threeDSServerTransID: string, notificationUrl: string): string {
   return Buffer.from(
@@ -176,10 +177,11 @@ export function mapStatusToAction(fields: StatusFields, ctx: MappingContext): Ma
 }
 
 /**
- * Gateway-driven 3DS (gateway-facts 1.6; the spec's `redirect_url`): a page to show (`html`, which
- * the family prefers when both come), or an address to send the shopper to (`redirect-to`, then
- * `redirect_url`). An address that is our own return page is the gateway echoing the request's
- * `redirect_url`, not a step: sending the shopper there would only bring them back.
+ * Gateway-driven 3DS (the spec's `redirect_url`, the family's `html` and `redirect-to`:
+ * docs/gateway.md#gateway-driven-3ds): a page to show (`html`, which the family prefers when both
+ * come), or an address to send the shopper to (`redirect-to`, then `redirect_url`). An address that
+ * is our own return page is the gateway echoing the request's `redirect_url`, not a step: sending
+ * the shopper there would only bring them back.
  */
 function gatewayPage(fields: StatusFields, ctx: MappingContext): MappedStatus | undefined {
   if (fields.html) {

@@ -33,7 +33,10 @@ export function callbackUrl(ctx: Context): string {
   return `${ctx.config.publicUrl}/callbacks/gateway`;
 }
 
-/** The EMV browser fields in the gateway's names (gateway-facts 1.3, 3DS 2 browser data). */
+/**
+ * The EMV browser fields in the gateway's names (docs/gateway.md#request-fields, 3DS 2 browser
+ * data).
+ */
 export function browserFields(
   browser: BrowserInfo,
   facts: BrowserRequestFacts,

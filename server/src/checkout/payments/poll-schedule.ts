@@ -9,9 +9,10 @@
  *   poll 3  pollMinMs after that (1 s), then each pause 1.5 times the last, up to pollMaxMs (5 s)
  *
  * So an order that stays `processing` is asked 7 times in its first 10 s and then every 5 s (the
- * gateway's own guidance is every 3-5 s, then rarer: gateway-facts 1.5). While the shopper is on a
- * page we do not see (3DS Method, challenge, the gateway's page), the pause is browserStepPollMs.
- * Long polls of one order share this record, so several browser tabs do not multiply the polls.
+ * gateway's own guidance is every 3-5 s, then rarer: docs/gateway.md#polling). While the shopper is
+ * on a page we do not see (3DS Method, challenge, the gateway's page), the pause is
+ * browserStepPollMs. Long polls of one order share this record, so several browser tabs do not
+ * multiply the polls.
  */
 import type { Order } from '../../store/index.js';
 import type { Context } from '../context.js';

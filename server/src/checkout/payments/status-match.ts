@@ -1,9 +1,10 @@
 /**
- * Does a status answer describe the transaction we sent? A callback or a final redirect only
- * makes us ask the gateway; what we then apply is the status answer, and only when its order id,
- * transaction type, amount and currency agree with what we sent (DESIGN.md, callbacks). The spec
- * shows no status fields, so a field the gateway leaves out is not held against it; a field it
- * sends must agree. Pure: the caller logs and decides.
+ * Does a status answer describe the transaction we sent? A callback or a final redirect only makes
+ * us ask the gateway; what we then apply is the status answer, and only when its order id,
+ * transaction type, amount and currency agree with what we sent
+ * (docs/gateway.md#callbacks-are-hints). The spec shows no status fields, so a field the gateway
+ * leaves out is not held against it; a field it sends must agree. Pure: the caller logs and
+ * decides.
  */
 
 import type { GatewayResult } from '../../gateway/index.js';

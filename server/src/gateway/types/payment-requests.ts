@@ -1,6 +1,6 @@
 /**
- * Sale, preauth, hosted forms and account verification (gateway-facts 1.3). What is required
- * here is what the sandbox requires (sandbox/operations/contract.ts).
+ * Sale, preauth, hosted forms and account verification (docs/gateway.md#request-fields). What is
+ * required here is what the sandbox requires (sandbox/operations/contract.ts).
  */
 import type { CurrencyCode, DecimalAmount, RequestBase } from './common.js';
 

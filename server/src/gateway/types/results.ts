@@ -3,7 +3,10 @@
  * `_`/`-` spelling is folded into one name, and `raw` keeps what arrived (trimmed strings).
  */
 
-/** What the browser must do next in merchant-side 3DS (status response; DESIGN.md). */
+/**
+ * What the browser must do next in 3DS (status response; docs/gateway.md#merchant-side-3ds,
+ * docs/gateway.md#gateway-driven-3ds).
+ */
 export interface ThreeDSInstructions {
   serverTransId?: string;
   methodUrl?: string;

@@ -1,6 +1,6 @@
 /**
- * Merchant-side 3-D Secure result uploads (gateway-facts 1.6). These name the merchant's id
- * `client-order-id` (hyphen); the control still uses its value. `login` and `control` are added
+ * Merchant-side 3-D Secure result uploads (docs/gateway.md#3ds-uploads). These name the merchant's
+ * id `client-order-id` (hyphen); the control still uses its value. `login` and `control` are added
  * by the client.
  */
 import type { RequestBase } from './common.js';
@@ -39,7 +39,7 @@ export interface UploadCresResultRequest extends ThreeDSUploadBase {
 
 /**
  * 3DS 1.0.2: the PaRes and MD the ACS posted back. Spelled `paRes` (the doc's field table) and
- * `md` (its example body), per gateway-facts 1.6.
+ * `md` (its example body): docs/gateway.md#3ds-uploads.
  */
 export interface UploadParesResultRequest extends ThreeDSUploadBase {
   paRes: string;

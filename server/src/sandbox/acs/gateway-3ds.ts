@@ -1,9 +1,9 @@
 /**
  * Gateway-driven 3DS (the spec: "For 3DS the response carries `redirect_url`"; the family's
- * simplified mode, gateway-facts 1.6): the transaction waits on the gateway's own one-time-code
- * page (phase `form-challenge`, the page the hosted forms use too), and the sale and status
- * answers name that page and nothing else: as `redirect_url`, or as `html`, a form that posts
- * itself there. The page, its end and the final redirect are in form-pages.ts.
+ * simplified mode, docs/gateway.md#gateway-driven-3ds): the transaction waits on the gateway's own
+ * one-time-code page (phase `form-challenge`, the page the hosted forms use too), and the sale and
+ * status answers name that page and nothing else: as `redirect_url`, or as `html`, a form that
+ * posts itself there. The page, its end and the final redirect are in form-pages.ts.
  */
 
 import type { PayBody } from '../http/respond.js';

@@ -109,7 +109,10 @@ export const RULES = {
   month: pattern(/^(0?[1-9]|1[0-2])$/, 'a month 1 to 12'),
   year: pattern(/^(\d{2}|20\d{2})$/, 'a year (YY or YYYY)'),
   name: textRule(128, '1 to 128 characters'),
-  /** `order_desc` and `comment`: 64k of free text (gateway-facts.md 1.3, php-lib's SaleQuery). */
+  /**
+   * `order_desc` and `comment`: 64k of free text (the family's php-lib SaleQuery;
+   * docs/gateway.md#request-fields).
+   */
   description: textRule(65535, '1 to 65535 characters', '\t\n\r'),
   country: pattern(/^[A-Z]{2}$/, 'a two-letter ISO 3166 country code'),
   phone: pattern(/^\+?[0-9 ()-]{5,20}$/, 'a phone number'),

@@ -1,4 +1,7 @@
-/** JSON responses as DESIGN.md fixes them: `application/vnd.pay+json`, hyphenated names. */
+/**
+ * JSON responses as docs/gateway.md#responses describes them: `application/vnd.pay+json`,
+ * hyphenated names.
+ */
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 

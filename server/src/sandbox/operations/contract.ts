@@ -5,8 +5,8 @@
  * it (http/operation.ts): a missing field, or the order id in another spelling, is a 400
  * `validation-error` naming the field, and nothing changes.
  *
- * Sources, in order: the spec (spec/payment-api.md), then the gateway family where the spec is
- * silent (notes/gateway-facts.md 1.3, php-lib's `requestFieldsDefinition` "mandatory" rows).
+ * Sources, in order: the gateway's spec, then the gateway family where the spec is silent
+ * (php-lib's `requestFieldsDefinition` "mandatory" rows; docs/gateway.md#request-fields).
  * docs/spec-conformance.md gives the reason for each reading.
  */
 
@@ -21,7 +21,7 @@ export interface FieldContract {
   /**
    * The spec: `endpointId` "is also accepted as an endpoint group identifier, depending on the
    * operation". Those whose control formula names "ENDPOINTID or ENDPOINTGROUPID" (sale,
-   * preauth, the forms: gateway-facts 1.2) take a group id in the endpoint slot too.
+   * preauth, the forms: docs/gateway.md#control-values) take a group id in the endpoint slot too.
    */
   groupInEndpointSlot?: boolean;
 }
@@ -33,7 +33,10 @@ const CARD = [
   'expire_year',
   'cvv2',
 ] as const;
-/** gateway-facts 1.3: sale and preauth (php-lib SaleQuery, PreauthQuery). */
+/**
+ * Sale and preauth: the family's required fields (php-lib SaleQuery, PreauthQuery;
+ * docs/gateway.md#request-fields).
+ */
 const SALE = [
   'client_orderid',
   'order_desc',

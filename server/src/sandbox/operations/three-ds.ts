@@ -197,7 +197,8 @@ export const paresUpload = upload(
     tx.status = 'processing';
   },
   (fields) => {
-    // gateway-facts 1.6: the field table spells it `paRes`, the example body `md`.
+    // The family's docs: the field table spells it `paRes`, the example body `md`
+    // (docs/gateway.md#3ds-uploads).
     fields.required('paRes');
   },
 );
