@@ -69,6 +69,8 @@ export interface SessionView {
   expiresAt: string;
   /** Present once a payment has started. */
   order?: OrderView;
+  /** The backend's gateway is a sandbox: no real payment is made (the element says so). */
+  testMode?: true;
 }
 
 export interface OrderView {

@@ -242,6 +242,14 @@ export async function runServer(
   const demoPreparing = withDemo ? prepareDemo() : undefined;
   demoPreparing?.catch(() => {});
 
+  if (!gateway && command === 'server' && !config.sandbox) {
+    // A secrets mount that failed drops every gateway variable at once: never take real cards
+    // against a sandbox that approves them.
+    throw new ConfigError(
+      'GATEWAY_URL',
+      'is required: without a gateway `server` would run the embedded sandbox, which approves test and real cards alike and moves no money. Set GATEWAY_URL and the merchant variables, or SANDBOX=1 to run the sandbox on purpose',
+    );
+  }
   if (!gateway) {
     // No gateway configured: the embedded sandbox with its dev merchant is the gateway. Its
     // pages may be framed by the backend's pages and the merchant pages, nothing else.
@@ -286,6 +294,7 @@ export async function runServer(
         : { dataDir: backendPgliteFolder(config) },
       logLevel: config.logLevel,
       trustProxy: config.trustProxy,
+      ...(embedded ? { testMode: true } : {}),
     },
     shared ? { store: shared.checkout } : {},
   );
@@ -311,7 +320,7 @@ export async function runServer(
     `  widget API:   ${config.publicUrl}/widget  (allowed origins: ${config.allowedOrigins.join(', ')})`,
     `  health:       ${config.publicUrl}/healthz, ${config.publicUrl}/readyz`,
     `  store:        ${storeLine(config, shared)}`,
-    `  gateway:      ${gateway.url}`,
+    `  gateway:      ${gateway.url}${embedded ? '  (SANDBOX: test mode, no real payment is made)' : ''}`,
   ];
   if (sandboxText) {
     lines.push('', 'Dev credentials (generated, kept in DATA_DIR/dev-secrets.json):');

@@ -170,6 +170,7 @@ const envSchema = z.object({
   PORT: z.preprocess(blankToUndefined, port.default(3000)),
   HOST: z.preprocess(blankToUndefined, host.optional()),
   DEMO: z.preprocess(blankToUndefined, flag.default(false)),
+  SANDBOX: z.preprocess(blankToUndefined, flag.default(false)),
   WEBHOOK_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   WEBHOOK_SECRET: z.preprocess(blankToUndefined, secret(16).optional()),
   SANDBOX_PORT: z.preprocess(blankToUndefined, port.default(4000)),
@@ -204,6 +205,8 @@ export interface CheckoutConfig {
   logLevel: LogLevel;
   /** Proxies allowed to name the client's IP (the 3DS `browserIP`, per-IP rate limits). */
   trustProxy?: TrustProxy | undefined;
+  /** The gateway is a sandbox: everything the backend answers and sends says so (`livemode`). */
+  testMode?: boolean | undefined;
 }
 
 /** What main.ts needs beyond that: where to listen and what to store. */
@@ -213,6 +216,11 @@ export interface ServerConfig {
   host?: string | undefined;
   /** DEMO=1: `start` may run the demo shop against a real gateway (see `checkDemoAllowed`). */
   demo: boolean;
+  /**
+   * SANDBOX=1: `server` runs the embedded sandbox as its gateway, asked for by name. Without it
+   * and without GATEWAY_URL it refuses to start (`start`, the dev command, implies it).
+   */
+  sandbox: boolean;
   sandboxPort: number;
   databaseUrl?: string | undefined;
   dataDir: string;
@@ -246,6 +254,12 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
   const cwd = options.cwd ?? process.cwd();
 
   let gateway: GatewayConfig | undefined;
+  if (e.GATEWAY_URL && e.SANDBOX) {
+    throw new ConfigError(
+      'SANDBOX',
+      'is set but so is GATEWAY_URL: run against the real gateway or the sandbox, not both',
+    );
+  }
   if (e.GATEWAY_URL) {
     for (const name of GATEWAY_VARS) {
       if (!e[name]) throw new ConfigError(name, 'is required when GATEWAY_URL is set');
@@ -283,6 +297,7 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     port: e.PORT,
     host: e.HOST,
     demo: e.DEMO,
+    sandbox: e.SANDBOX,
     sandboxPort: e.SANDBOX_PORT,
     databaseUrl: e.DATABASE_URL,
     dataDir: resolve(cwd, e.DATA_DIR),

@@ -51,7 +51,14 @@ describe('main', () => {
       await copyNewDataFolder(join(root, 'pglite'));
       const started = await start(
         'server',
-        { DATA_DIR: root, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        {
+          DATA_DIR: root,
+          PORT: '0',
+          SANDBOX_PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+          SANDBOX: '1',
+        },
         stopping,
       );
       // One embedded database for the backend and its sandbox, each in its own schema; the
@@ -66,9 +73,14 @@ describe('main', () => {
         started.text,
         /store: +PGlite in .*pglite \(schema checkout; the sandbox's: sandbox\)/,
       );
+      // The sandbox, asked for by name, says so everywhere: readiness, the banner, the orders.
       const ready = await fetch(`${started.backendUrl}/readyz`);
       assert.equal(ready.status, 200);
-      await ready.body?.cancel();
+      assert.equal(((await ready.json()) as { gateway: string }).gateway, 'sandbox');
+      assert.match(
+        started.text,
+        /gateway: +http:\/\/127\.0\.0\.1:\d+\/paynet {2}\(SANDBOX: test mode/,
+      );
       const health = await fetch(`${started.backendUrl}/healthz`);
       assert.equal(health.status, 200);
       await health.body?.cancel();
@@ -82,7 +94,14 @@ describe('main', () => {
       const secrets = await readFile(join(root, 'dev-secrets.json'), 'utf8');
       const again = await start(
         'server',
-        { DATA_DIR: root, PORT: '0', SANDBOX_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' },
+        {
+          DATA_DIR: root,
+          PORT: '0',
+          SANDBOX_PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+          SANDBOX: '1',
+        },
         stopping,
         { fresh: true },
       );
@@ -93,6 +112,35 @@ describe('main', () => {
       await stopAll(stopping);
       await rm(root, { recursive: true, force: true });
     }
+  });
+
+  it('server without a gateway refuses to start unless the sandbox is asked for by name', async () => {
+    const stopping: Stopping = [];
+    // A secrets mount that failed: every gateway variable gone, the rest as in production.
+    const env = {
+      PORT: '0',
+      PUBLIC_URL: 'https://shop.example/pay',
+      MERCHANT_API_KEY: 'merchant-api-key-0123456789',
+      JWT_SECRET: 'jwt-secret-0123456789-0123456789-0123456789',
+      LOG_LEVEL: 'silent',
+    };
+    await assert.rejects(
+      start('server', env, stopping),
+      (error: unknown) =>
+        error instanceof ConfigError &&
+        error.variable === 'GATEWAY_URL' &&
+        /SANDBOX=1 to run the sandbox on purpose/.test(error.message),
+    );
+    assert.equal(stopping.length, 0);
+    await assert.rejects(
+      start(
+        'server',
+        { ...env, SANDBOX: '1', GATEWAY_URL: 'https://gate.example.com/p' },
+        stopping,
+      ),
+      (error: unknown) => error instanceof ConfigError && error.variable === 'SANDBOX',
+    );
+    assert.equal(stopping.length, 0);
   });
 
   it('a configuration mistake stops start-up before anything runs', async () => {

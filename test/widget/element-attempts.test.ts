@@ -135,3 +135,16 @@ describe('<pay-checkout> payment attempts', () => {
     expect(m.$('[part="result"] p').textContent).to.equal('€10.42 paid.');
   });
 });
+
+describe('<pay-checkout> test mode', () => {
+  it('shows a "Test mode" badge when the backend runs against a sandbox, none otherwise', async () => {
+    const backend = new FakeBackend().on('GET /widget/session', {
+      json: sessionView({ testMode: true }),
+    });
+    m = await mount({ backend });
+    expect(m.$('[part="test-badge"]').textContent).to.equal('Test mode');
+    m.stop();
+    m = await mount();
+    expect(m.root.querySelector('[part="test-badge"]')).to.equal(null);
+  });
+});

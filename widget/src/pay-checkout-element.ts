@@ -75,6 +75,7 @@ const AUTOCOMPLETE: Record<CardField, string> = {
  * @csspart button - The Pay button (and the Try again button).
  * @csspart status - The polite live region with the current step.
  * @csspart result - The final result panel.
+ * @csspart test-badge - "Test mode", shown when the backend's gateway is a sandbox.
  * @csspart notice - Why the form is back (the last attempt was declined, cancelled or left).
  * @csspart dialog - The 3-D Secure challenge dialog.
  * @csspart challenge-frame - The bank's challenge iframe.
@@ -683,6 +684,10 @@ export class PayCheckoutElement extends LitElement {
     const result = this._view === 'result' && this._result;
     const amount = this.#amountText();
     return html`${
+      this._info?.testMode
+        ? html`<p class="test" part="test-badge">${this.#t('testMode')}</p>`
+        : nothing
+    }${
       result
         ? html`<div class="result" part="result" data-kind=${result.kind}>
             <h2 tabindex="-1">${result.title}</h2>

@@ -133,6 +133,14 @@ export const styles = /* css */ `
   .error:empty {
     min-height: 0;
   }
+  .test {
+    display: inline-block;
+    margin: 0 0 0.5em;
+    padding: 0 0.5em;
+    border: 1px dashed currentColor;
+    border-radius: var(--_radius);
+    font-size: 0.8em;
+  }
   .notice {
     margin: 0;
     color: var(--_error);

@@ -14,6 +14,8 @@ export interface WebhookEvent {
   id: string;
   type: string;
   createdAt: string;
+  /** False when the gateway is a sandbox: no real money moved. */
+  livemode: boolean;
   data: Record<string, unknown>;
 }
 
@@ -34,7 +36,7 @@ export async function enqueueOrderWebhook(
   await enqueueEvent(
     ctx,
     `order.${order.status}`,
-    { order: merchantOrderView(order, attempts) },
+    { order: merchantOrderView(order, attempts, !ctx.config.testMode) },
     order.id,
     outbox,
   );
@@ -48,7 +50,13 @@ export async function enqueueEvent(
   outbox: Outbox = ctx.store,
 ): Promise<void> {
   if (!ctx.config.webhook) return;
-  const event: WebhookEvent = { id: randomUUID(), type, createdAt: new Date().toISOString(), data };
+  const event: WebhookEvent = {
+    id: randomUUID(),
+    type,
+    createdAt: new Date().toISOString(),
+    livemode: !ctx.config.testMode,
+    data,
+  };
   await outbox.webhooks.enqueue({ event: type, payload: { ...event }, orderId });
 }
 

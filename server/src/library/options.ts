@@ -75,6 +75,7 @@ const optionsSchema = z
         },
       )
       .optional(),
+    testMode: z.boolean().optional(),
   })
   .strict();
 
@@ -109,6 +110,11 @@ export interface PayCheckoutOptions {
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Proxies allowed to name the client's IP: false (default), a hop count, or addresses. */
   trustProxy?: false | number | string[];
+  /**
+   * The gateway is a sandbox (no real money moves): orders and webhooks say `livemode: false`,
+   * `/readyz` says `"gateway":"sandbox"`, and the widget shows a "Test mode" badge.
+   */
+  testMode?: boolean;
 }
 
 // The interface above is what merchants read; the schema is what runs. Both must accept the same.
@@ -172,6 +178,7 @@ export function resolveOptions(input: unknown, cwd: string = process.cwd()): Res
       webhook: o.webhook,
       logLevel: o.logLevel ?? 'info',
       trustProxy: o.trustProxy ?? false,
+      testMode: o.testMode ?? false,
     },
     database,
     privateKeyPem,

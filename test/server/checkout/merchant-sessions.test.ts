@@ -67,6 +67,7 @@ describe('merchant API: checkout sessions and their orders from the first moment
     const { createdAt, updatedAt, ...rest } = order.body;
     assert.deepEqual(rest, {
       orderId,
+      livemode: true,
       gatewayOrderId: null,
       sessionId: res.body.id,
       intent: 'preauth',
@@ -123,6 +124,7 @@ describe('merchant API: checkout sessions and their orders from the first moment
       description: 'Test order',
       modes: ['direct'],
       maxAttempts: 5,
+      livemode: true,
       returnUrl: `${MERCHANT_ORIGIN}/thank-you`,
       metadata: {},
     });

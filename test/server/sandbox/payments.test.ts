@@ -50,6 +50,7 @@ describe('test cards', () => {
         'gateway-3ds-redirect',
         'gateway-3ds-redirect-declined',
         'gateway-3ds-html',
+        '3ds2-challenge-late-approval',
       ],
     );
     for (const card of cards) assert.ok(luhnValid(card.pan), card.pan);

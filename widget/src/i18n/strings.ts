@@ -95,6 +95,7 @@ export const STRINGS = {
     'Что-то пошло не так. Попробуйте ещё раз.',
   ],
   tryAgain: ['Try again', 'Повторить'],
+  testMode: ['Test mode', 'Тестовый режим'],
 } as const satisfies Record<string, readonly [en: string, ru: string]>;
 
 export type StringKey = keyof typeof STRINGS;

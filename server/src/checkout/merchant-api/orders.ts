@@ -58,7 +58,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
   };
   const view = async (row: StoredOrder) => {
     const { order, attempts } = await merchantOrderOf(ctx, row);
-    return merchantOrderView(order, attempts);
+    return merchantOrderView(order, attempts, !ctx.config.testMode);
   };
 
   routes.add(
@@ -76,7 +76,7 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
     },
     async ({ params }, _req, res) => {
       const { order, attempts } = await load(params.orderId ?? '');
-      res.json(merchantOrderView(order, attempts));
+      res.json(merchantOrderView(order, attempts, !ctx.config.testMode));
     },
   );
 

@@ -186,8 +186,14 @@ export const Attempt = z
   })
   .meta({ description: 'One payment attempt of an order: its own gateway transaction.' });
 
+const Livemode = z.boolean().meta({
+  description:
+    'False when the backend runs against a sandbox (SANDBOX=1, `npm start`, or the `testMode` option): no real money moved.',
+});
+
 export const Order = z.object({
   orderId: z.string(),
+  livemode: Livemode,
   gatewayOrderId: z.string().nullable(),
   sessionId: z.string().nullable(),
   intent: z.enum(['sale', 'preauth']),
@@ -221,6 +227,7 @@ export const CheckoutSessionView = z.object({
   description: z.string(),
   modes: z.array(z.enum(['direct', 'hosted'])),
   maxAttempts: z.number().int(),
+  livemode: Livemode,
   returnUrl: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
   expiresAt: z.iso.datetime(),

@@ -95,7 +95,14 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
     async ({ params }, _req, res) => {
       const now = await currentSession(ctx, await load(params.sessionId ?? ''));
       const order = now.order ? await merchantOrderOf(ctx, now.order) : null;
-      res.json(merchantSessionView(now.session, order?.order ?? null, order?.attempts));
+      res.json(
+        merchantSessionView(
+          now.session,
+          order?.order ?? null,
+          order?.attempts,
+          !ctx.config.testMode,
+        ),
+      );
     },
   );
 
@@ -129,7 +136,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           `Checkout session ${now.id} is ${now.state}; only an open session can be expired`,
         );
       }
-      res.json(merchantSessionView(now, write.order));
+      res.json(merchantSessionView(now, write.order, undefined, !ctx.config.testMode));
     },
   );
 }

@@ -86,7 +86,10 @@ export async function settleAttempt(ctx: Context, tx: Tx, order: Order): Promise
   await enqueueEvent(
     ctx,
     'payment.declined',
-    { order: merchantOrderView(order, attempts), attempt: attemptView(order) },
+    {
+      order: merchantOrderView(order, attempts, !ctx.config.testMode),
+      attempt: attemptView(order),
+    },
     order.id,
     tx,
   );
@@ -104,7 +107,7 @@ export async function settleAttempt(ctx: Context, tx: Tx, order: Order): Promise
     await enqueueEvent(
       ctx,
       'order.attempts-exhausted',
-      { order: merchantOrderView(order, attempts) },
+      { order: merchantOrderView(order, attempts, !ctx.config.testMode) },
       order.id,
       tx,
     );
@@ -164,7 +167,7 @@ export async function reverseAttempt(ctx: Context, attempt: Order): Promise<void
         ctx,
         'payment.reversed',
         {
-          order: merchantOrderView(marked.order),
+          order: merchantOrderView(marked.order, undefined, !ctx.config.testMode),
           attempt: attemptView(marked.order),
           operationId: operation.id,
         },

@@ -57,6 +57,7 @@ export function sessionView(
   session: CheckoutSession,
   order: Order | null,
   attemptsLeft = 0,
+  testMode = false,
 ): SessionView {
   return {
     id: session.id,
@@ -70,6 +71,7 @@ export function sessionView(
     state: session.state,
     expiresAt: session.expiresAt.toISOString(),
     ...(order ? { order: orderView(order, attemptsLeft) } : {}),
+    ...(testMode ? { testMode: true } : {}),
   };
 }
 
@@ -119,10 +121,15 @@ export function attemptView(order: Order) {
  * and amounts it shows (the kept one, else the latest: attempts.ts, merchantOrderOf), `attempts`
  * every attempt made so far (none while it is unpaid).
  */
-export function merchantOrderView(order: Order, attempts: readonly Order[] = [order]) {
+export function merchantOrderView(
+  order: Order,
+  attempts: readonly Order[] = [order],
+  livemode = true,
+) {
   const money = (minor: number) => fromMinorUnits(minor, order.currency);
   return {
     orderId: order.merchantOrderId,
+    livemode,
     gatewayOrderId: order.gatewayOrderId,
     sessionId: order.sessionId,
     intent: order.intent,
@@ -152,6 +159,7 @@ export function merchantSessionView(
   session: CheckoutSession,
   order: Order | null,
   attempts?: readonly Order[],
+  livemode = true,
 ) {
   return {
     id: session.id,
@@ -168,6 +176,7 @@ export function merchantSessionView(
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
     maxAttempts: session.maxAttempts,
-    order: order ? merchantOrderView(order, attempts) : null,
+    livemode,
+    order: order ? merchantOrderView(order, attempts, livemode) : null,
   };
 }

@@ -171,7 +171,9 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   router.get('/session', (_req, res) => {
     const session = effectiveSession(sessionOf(res));
     const payment = paymentOf(res);
-    res.json(sessionView(session, payment, attemptsLeft(session, payment)));
+    res.json(
+      sessionView(session, payment, attemptsLeft(session, payment), ctx.config.testMode === true),
+    );
   });
 
   router.post('/pay', async (req, res) => {
