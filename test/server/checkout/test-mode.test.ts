@@ -37,9 +37,10 @@ describe('test mode', () => {
     assert.deepEqual([read.body.livemode, read.body.order.livemode], [false, false]);
     const row = await sandboxed.store.orders.getByClientOrderId(session.orderId);
     const [event] = await sandboxed.store.webhooks.forOrder(row?.id ?? '');
-    assert.equal(event?.event, 'payment.declined');
-    assert.equal(event?.payload.livemode, false);
-    assert.equal((event?.payload.data as { order: { livemode: boolean } }).order.livemode, false);
+    assert.ok(event);
+    assert.equal(event.event, 'payment.declined');
+    assert.equal(event.payload.livemode, false);
+    assert.equal((event.payload.data as { order: { livemode: boolean } }).order.livemode, false);
   });
 
   it('a backend with its gateway says live, and the widget session has no test mark', async () => {
