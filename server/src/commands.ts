@@ -242,14 +242,6 @@ export async function runServer(
   const demoPreparing = withDemo ? prepareDemo() : undefined;
   demoPreparing?.catch(() => {});
 
-  if (!gateway && command === 'server' && !config.sandbox) {
-    // A secrets mount that failed drops every gateway variable at once: never take real cards
-    // against a sandbox that approves them.
-    throw new ConfigError(
-      'GATEWAY_URL',
-      'is required: without a gateway `server` would run the embedded sandbox, which approves test and real cards alike and moves no money. Set GATEWAY_URL and the merchant variables, or SANDBOX=1 to run the sandbox on purpose',
-    );
-  }
   if (!gateway) {
     // No gateway configured: the embedded sandbox with its dev merchant is the gateway. Its
     // pages may be framed by the backend's pages and the merchant pages, nothing else.

@@ -365,6 +365,20 @@ export function pgliteFolder(config: ServerConfig, command: Command): string | u
 }
 
 /**
+ * `server` without a gateway would run the embedded sandbox, which approves real cards and moves
+ * no money: a secrets mount that failed drops every gateway variable at once. It runs only when
+ * SANDBOX=1 names it (`start`, the dev command, implies it). Throws a ConfigError naming
+ * GATEWAY_URL otherwise.
+ */
+export function requireGatewayOrSandbox(config: ServerConfig, command: Command): void {
+  if (config.gateway || command !== 'server' || config.sandbox) return;
+  throw new ConfigError(
+    'GATEWAY_URL',
+    'is required: without a gateway `server` would run the embedded sandbox, which approves test and real cards alike and moves no money. Set GATEWAY_URL and the merchant variables, or SANDBOX=1 to run the sandbox on purpose',
+  );
+}
+
+/**
  * The demo shop relays captures, returns and payouts with the merchant API key to whoever can
  * reach it, so it runs only under `start`, and against a real gateway only when DEMO=1 asks for
  * it. Throws a ConfigError naming DEMO otherwise (or PUBLIC_URL, when the demo's widget could not

@@ -24,8 +24,10 @@ import {
   parseServerConfig,
   pgliteFolder,
   readEnvironment,
+  requireGatewayOrSandbox,
   type ServerConfig,
 } from './config.js';
+import { secureDataDir } from './data-dir.js';
 import { SandboxConfigError } from './sandbox/options.js';
 import { initialiseDataDir } from './store/pglite-folder.js';
 
@@ -69,12 +71,18 @@ export async function start(
         }
       : env,
   );
-  // Before anything is touched: a refused demo stops start-up, not a half-started stack.
+  // Before anything is touched: a refused demo or a missing gateway stops start-up, not a
+  // half-started stack.
+  requireGatewayOrSandbox(config, command);
   const withDemo = demoAllowed(config, command);
+  // What this process writes is its user's alone (the embedded database's files included), and
+  // DATA_DIR is checked and tightened before anything in it is opened.
+  process.umask(0o077);
+  const folder = pgliteFolder(config, command);
+  if (folder || !config.gateway || command === 'sandbox') await secureDataDir(config.dataDir);
   const clean = options.fresh ? await startClean(config) : '';
   // A new embedded database is initialised in a child process (seconds of one core). Begun before
   // the app's code is loaded, so that the two go on at once; opening the store joins it.
-  const folder = pgliteFolder(config, command);
   if (folder) initialiseDataDir(folder).catch(() => {});
   const { runSandbox, runServer } = await import('./commands.js');
   const started =

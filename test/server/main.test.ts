@@ -81,6 +81,14 @@ describe('main', () => {
         started.text,
         /gateway: +http:\/\/127\.0\.0\.1:\d+\/paynet {2}\(SANDBOX: test mode/,
       );
+      // DATA_DIR is its user's alone: every folder 0700, so no other user reaches a file in it
+      // (PGlite gives the files it creates later modes of its own; the next start tightens them).
+      const loose: string[] = [];
+      for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+        const path = join(entry.parentPath, entry.name);
+        if (entry.isDirectory() && ((await stat(path)).mode & 0o777) !== 0o700) loose.push(path);
+      }
+      assert.deepEqual([(await stat(root)).mode & 0o777, loose], [0o700, []]);
       const health = await fetch(`${started.backendUrl}/healthz`);
       assert.equal(health.status, 200);
       await health.body?.cancel();
