@@ -75,7 +75,7 @@ export async function start(
   // half-started stack.
   requireGatewayOrSandbox(config, command);
   const withDemo = demoAllowed(config, command);
-  // What this process writes is its user's alone (the embedded database's files included), and
+  // What this process creates is its user's alone (umask), and
   // DATA_DIR is checked and tightened before anything in it is opened.
   process.umask(0o077);
   const folder = pgliteFolder(config, command);

@@ -34,10 +34,14 @@ export interface Timing {
   /** The reconciler's period, and how long an order must sit still before it asks the gateway. */
   reconcileEveryMs: number;
   reconcileAfterSeconds: number;
-  /** Webhook delivery: period of the sender and the backoff base (doubles per attempt). */
+  /**
+   * Webhook delivery: period of the sender; the backoff base, doubled per failed attempt up to
+   * the cap; and how long after its creation an event is still retried (then given up).
+   */
   webhookEveryMs: number;
   webhookBackoffMs: number;
-  webhookMaxAttempts: number;
+  webhookBackoffCapMs: number;
+  webhookRetryForMs: number;
   webhookTimeoutMs: number;
   /** After a capture, void or return: how long to follow the gateway for its answer. */
   operationFollowMs: number;
@@ -54,7 +58,10 @@ export const DEFAULT_TIMING: Timing = {
   reconcileAfterSeconds: 60,
   webhookEveryMs: 2_000,
   webhookBackoffMs: 2_000,
-  webhookMaxAttempts: 8,
+  // An hour at most between tries, for three days: a shop down for a deploy, a night or a long
+  // weekend still hears of every order (the gateway family retries its callbacks for 14 days).
+  webhookBackoffCapMs: 3_600_000,
+  webhookRetryForMs: 3 * 24 * 3_600_000,
   webhookTimeoutMs: 10_000,
   operationFollowMs: 15_000,
 };

@@ -1,12 +1,13 @@
 /**
  * Merchant webhooks: on every final status, an event is written to an outbox table (so a crash
  * between the status change and the POST loses nothing) and a sender delivers it to WEBHOOK_URL,
- * signed (webhook-signature.ts), retrying with exponential backoff. Rows are claimed with
+ * signed (webhook-signature.ts), retrying with exponential backoff capped at an hour, for three
+ * days (nextTry). Rows are claimed with
  * `for update skip locked` and a lease, so several instances never post one event together.
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckoutRepositories, MerchantWebhook, Order } from '../store/index.js';
-import type { Context } from './context.js';
+import type { Context, Timing } from './context.js';
 import { merchantOrderView } from './payments/views.js';
 import { SIGNATURE_HEADER, signWebhook } from './webhook-signature.js';
 
@@ -92,12 +93,28 @@ async function deliver(ctx: Context, row: MerchantWebhook, fetchImpl: typeof fet
     { webhookId: row.id, event: row.event, attempts, error },
     'webhook delivery failed',
   );
-  const giveUp = attempts >= ctx.timing.webhookMaxAttempts;
-  const delayMs = ctx.timing.webhookBackoffMs * 2 ** (attempts - 1);
   await ctx.store.webhooks.markFailed(row.id, {
     error,
-    retryAt: giveUp ? null : new Date(Date.now() + delayMs),
+    retryAt: nextTry(ctx.timing, row, attempts),
   });
+}
+
+/**
+ * When to try a failed event again: the backoff doubles per attempt up to its cap; null (give
+ * up) once the next try would fall past the retry window counted from the event's creation.
+ */
+export function nextTry(
+  timing: Pick<Timing, 'webhookBackoffMs' | 'webhookBackoffCapMs' | 'webhookRetryForMs'>,
+  event: { createdAt: Date },
+  attempts: number,
+  now = Date.now(),
+): Date | null {
+  const delayMs = Math.min(
+    timing.webhookBackoffMs * 2 ** Math.min(attempts - 1, 30),
+    timing.webhookBackoffCapMs,
+  );
+  const at = now + delayMs;
+  return at - event.createdAt.getTime() > timing.webhookRetryForMs ? null : new Date(at);
 }
 
 /** One pass: delivers what is due; answers how many were tried. */

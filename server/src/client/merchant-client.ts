@@ -12,6 +12,9 @@ import type {
   CheckoutSessionView,
   CreateSessionBody,
   ErrorResponse,
+  EventList as EventListSchema,
+  Event as EventSchema,
+  ListEventsQuery,
   Operation as OperationSchema,
   OrderList as OrderListSchema,
   Order as OrderSchema,
@@ -32,6 +35,9 @@ export type PaymentAttempt = z.output<typeof AttemptSchema>;
 export type OrderStatus = z.output<typeof OrderStatusEnum>;
 export type OrderList = z.output<typeof OrderListSchema>;
 export type Operation = z.output<typeof OperationSchema>;
+export type WebhookEventInfo = z.output<typeof EventSchema>;
+export type EventList = z.output<typeof EventListSchema>;
+export type ListEventsParams = z.input<typeof ListEventsQuery>;
 /** What the gateway's back office showed for an `unknown` operation, and who checked it. */
 export type ResolveOperationInput = z.input<typeof ResolveOperationBody>;
 /** A capture, void or refund: the order after it, and the operation (its `status` may be pending). */
@@ -113,6 +119,10 @@ export interface MerchantClient {
     input: ResolveOperationInput,
     options?: WriteOptions,
   ): Promise<Operation>;
+  /** The webhook events, newest first (`delivered: 'false'`: what your endpoint never got). */
+  listEvents(params?: ListEventsParams): Promise<EventList>;
+  /** Sends one event to your webhook endpoint again. */
+  redeliverEvent(eventId: string): Promise<WebhookEventInfo>;
 }
 
 export function createMerchantClient(options: MerchantClientOptions): MerchantClient {
@@ -188,5 +198,14 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
     getOperation: (operationId) => call('GET', operation(operationId)),
     resolveOperation: (operationId, input, write) =>
       call('POST', `${operation(operationId)}/resolve`, input, write),
+    listEvents(params = {}) {
+      const query = new URLSearchParams();
+      for (const [name, value] of Object.entries(params))
+        if (value !== undefined) query.set(name, String(value));
+      const search = query.toString();
+      return call('GET', search ? `/events?${search}` : '/events');
+    },
+    redeliverEvent: (eventId) =>
+      call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`, {}),
   };
 }

@@ -95,5 +95,7 @@ export type { SharedPGlite } from './shared-pglite.js';
 export {
   createWebhookRepository,
   type MerchantWebhook,
+  type WebhookListFilter,
+  type WebhookPage,
   type WebhookRepository,
 } from './webhooks.js';

@@ -204,6 +204,12 @@ create index orders_to_reverse on orders (updated_at)
   where reversal_reason is not null and reversed_at is null;
 `;
 
+// Events are listed for the merchant (GET /v1/events) newest first by a cursor: insertion order.
+const webhookSeq = `
+alter table merchant_webhooks add column seq bigserial;
+create unique index merchant_webhooks_seq on merchant_webhooks (seq);
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -216,4 +222,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '009-checkout-session-modes', sql: sessionModes },
   { id: '010-orders-from-sessions', sql: ordersFromSessions },
   { id: '011-payment-attempts', sql: paymentAttempts },
+  { id: '012-webhook-seq', sql: webhookSeq },
 ];

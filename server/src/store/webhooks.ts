@@ -8,10 +8,21 @@ import { randomUUID } from 'node:crypto';
 import { PayCheckoutError } from '../errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
-import { type Executor, json, toDate, toDateOrNull, toInt, toStringOrNull } from './sql.js';
+import {
+  decodeCursor,
+  type Executor,
+  encodeCursor,
+  json,
+  toDate,
+  toDateOrNull,
+  toInt,
+  toStringOrNull,
+} from './sql.js';
 
 export interface MerchantWebhook {
   id: string;
+  /** Insertion order; backs list cursors. */
+  seq: number;
   /** e.g. "order.approved", "order.declined", "payout.approved". */
   event: string;
   payload: JsonObject;
@@ -28,6 +39,7 @@ export interface MerchantWebhook {
 function mapWebhook(row: Record<string, unknown>): MerchantWebhook {
   return {
     id: String(row.id),
+    seq: toInt(row.seq, 'merchant_webhooks.seq'),
     event: String(row.event),
     payload: row.payload as JsonObject,
     orderId: toStringOrNull(row.order_id),
@@ -38,6 +50,20 @@ function mapWebhook(row: Record<string, unknown>): MerchantWebhook {
     lastError: toStringOrNull(row.last_error),
     createdAt: toDate(row.created_at),
   };
+}
+
+export interface WebhookListFilter {
+  type?: string | undefined;
+  orderId?: string | undefined;
+  delivered?: boolean | undefined;
+  /** 1..500. */
+  limit: number;
+  cursor?: string | undefined;
+}
+
+export interface WebhookPage {
+  events: MerchantWebhook[];
+  nextCursor: string | null;
 }
 
 export function createWebhookRepository(q: Executor) {
@@ -111,6 +137,55 @@ export function createWebhookRepository(q: Executor) {
     /** One delivery's outcome by id: how an operator (and the store's test) checks a delivery. */
     async get(id: string): Promise<MerchantWebhook | null> {
       const { rows } = await q.query('select * from merchant_webhooks where id = $1', [id]);
+      return rows[0] ? mapWebhook(rows[0]) : null;
+    },
+
+    /**
+     * Events newest first, for `GET /v1/events`: by type, by the merchant's order id (the one the
+     * event's order names), delivered or not; `cursor` from the previous page.
+     */
+    async list(filter: WebhookListFilter): Promise<WebhookPage> {
+      const where: string[] = [];
+      const params: unknown[] = [];
+      const add = (sql: string, value: unknown) => {
+        params.push(value);
+        where.push(sql.replace('?', `$${params.length}`));
+      };
+      if (filter.type) add('event = ?', filter.type);
+      if (filter.orderId) add("payload #>> '{data,order,orderId}' = ?", filter.orderId);
+      if (filter.delivered !== undefined)
+        where.push(`delivered_at is ${filter.delivered ? 'not ' : ''}null`);
+      if (filter.cursor) add('seq < ?', decodeCursor(filter.cursor));
+      params.push(filter.limit + 1);
+      const { rows } = await q.query(
+        `select * from merchant_webhooks ${where.length ? `where ${where.join(' and ')}` : ''}
+         order by seq desc limit $${params.length}`,
+        params,
+      );
+      const events = rows.slice(0, filter.limit).map(mapWebhook);
+      const last = events.at(-1);
+      return {
+        events,
+        nextCursor: rows.length > filter.limit && last ? encodeCursor(last.seq) : null,
+      };
+    },
+
+    /** One event by the id its payload carries (the `Pay-Checkout-Event-Id` of its delivery). */
+    async byEventId(eventId: string): Promise<MerchantWebhook | null> {
+      const { rows } = await q.query("select * from merchant_webhooks where payload->>'id' = $1", [
+        eventId,
+      ]);
+      return rows[0] ? mapWebhook(rows[0]) : null;
+    },
+
+    /** Sends the event again now, delivered or given up before (the usual retries follow). */
+    async redeliver(id: string): Promise<MerchantWebhook | null> {
+      const { rows } = await q.query(
+        `update merchant_webhooks set delivered_at = null, failed_at = null, last_error = null,
+           next_attempt_at = now()
+         where id = $1 returning *`,
+        [id],
+      );
       return rows[0] ? mapWebhook(rows[0]) : null;
     },
 

@@ -1,6 +1,7 @@
 /** The merchant resources beyond sessions and orders, one file each. */
 import type { Context } from '../context.js';
 import { cardRefRoutes } from './card-refs.js';
+import { eventRoutes } from './events.js';
 import { hostedFormRoutes } from './hosted-forms.js';
 import { operationRoutes } from './operations.js';
 import { payoutRoutes } from './payouts.js';
@@ -19,4 +20,5 @@ export function extraRoutes(ctx: Context, routes: RouteTable): void {
   verificationRoutes(ctx, routes);
   hostedFormRoutes(ctx, routes);
   operationRoutes(ctx, routes);
+  eventRoutes(ctx, routes);
 }

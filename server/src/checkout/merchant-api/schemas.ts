@@ -256,6 +256,63 @@ export const ListOrdersQuery = z
   })
   .strict();
 
+// --- events ----------------------------------------------------------------------------------
+
+export const EVENT_PARAM = {
+  eventId: 'The event id (`id` of the event; the `Pay-Checkout-Event-Id` header of its delivery).',
+};
+
+export const ListEventsQuery = z
+  .object({
+    type: z
+      .string()
+      .regex(/^[a-z][a-z0-9.-]{0,60}$/, 'must be an event type such as order.approved')
+      .optional(),
+    orderId: MerchantOrderId.optional().meta({ description: "The merchant's order id." }),
+    delivered: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .transform((v) => v === 'true')
+      .optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+    cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
+      .optional(),
+  })
+  .strict();
+
+export const Event = z
+  .object({
+    id: z.string(),
+    type: z.string().meta({
+      description:
+        '`order.approved`, `order.declined`, `order.error`, `order.filtered`, `order.expired`, `order.attempts-exhausted`, `payment.declined`, `payment.reversed`, or `<operation>.<status>` (`return.approved`, `payout.declined`, ...).',
+    }),
+    createdAt: z.iso.datetime().meta({
+      description:
+        "When the event was made: events of one order are in this order (each also carries the order's `updatedAt`).",
+    }),
+    livemode: z.boolean().optional(),
+    data: z.record(z.string(), z.unknown()),
+    delivery: z.object({
+      delivered: z.boolean(),
+      deliveredAt: z.iso.datetime().nullable(),
+      attempts: z.number().int(),
+      nextAttemptAt: z.iso.datetime().nullable().meta({
+        description: 'The next try while undelivered (null once delivered or given up)',
+      }),
+      failedAt: z.iso.datetime().nullable().meta({
+        description: 'Given up (three days of retries passed); POST .../redeliver sends it again',
+      }),
+      lastError: z.string().nullable(),
+    }),
+  })
+  .meta({
+    description: 'An event as it is delivered to WEBHOOK_URL, and how its delivery stands.',
+  });
+
+export const EventList = z.object({ events: z.array(Event), nextCursor: z.string().nullable() });
+
 export const PartialAmountBody = z
   .object({ amount: Amount.optional() })
   .strict()
