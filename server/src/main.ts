@@ -1,10 +1,13 @@
 /**
- * The CLI entry, and the only place that listens:
- *   tsx server/src/main.ts sandbox   the sandbox gateway alone (SANDBOX_PORT, on 127.0.0.1)
- *   tsx server/src/main.ts server    the companion backend (PORT, every interface unless HOST),
- *                                    plus the embedded sandbox when GATEWAY_URL is absent
- *   tsx server/src/main.ts start     as `server` on 127.0.0.1 unless HOST, and the demo shop on
- *                                    the backend's origin (refused with a real gateway unless DEMO=1)
+ * The CLI entry, and the only place that listens. In production it runs compiled (`npm run build`,
+ * then `npm run server` or `npx pay-checkout server`: bin/pay-checkout.mjs); in development
+ * `npm start` runs these sources through tsx.
+ *   pay-checkout sandbox   the sandbox gateway alone (SANDBOX_PORT, on 127.0.0.1)
+ *   pay-checkout server    the companion backend (PORT, every interface unless HOST); without
+ *                          GATEWAY_URL only when SANDBOX=1 names the embedded sandbox
+ *   pay-checkout start     as `server` on 127.0.0.1 unless HOST, with the embedded sandbox unless
+ *                          GATEWAY_URL, and the demo shop on the backend's origin (refused with a
+ *                          real gateway unless DEMO=1; from a clone of the repository only)
  * Add `--fresh` (`npm start -- --fresh`) to start without the orders kept in DATA_DIR.
  * Ctrl-C / SIGTERM stop everything gracefully: no new connections, requests in flight finish
  * (up to a deadline), background work settles, then the stores close.
@@ -109,7 +112,8 @@ export function startupFailureLine(error: unknown): string {
   return `Start-up failed: ${text.split('\n')[0]}`;
 }
 
-async function main(): Promise<void> {
+/** The CLI: `process.argv[2]` names the command (bin/pay-checkout.mjs and `node main.js` run it). */
+export async function main(): Promise<void> {
   const command = (process.argv[2] ?? 'server') as Command;
   if (!['start', 'server', 'sandbox'].includes(command)) {
     console.error(`Unknown command "${command}": use start, server or sandbox.`);

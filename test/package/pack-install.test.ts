@@ -8,11 +8,15 @@
  * metadata, so `npm install --offline <tarball>` stops at ENOTCACHED. The consumer therefore gets
  * a lockfile made of the project's own production entries plus the tarball, and `npm ci
  * --offline` installs from the cache by integrity; `npm ls --all` then checks that what the
- * tarball's package.json asks for is what got installed.
+ * tarball's package.json asks for is what got installed. What it installs is the production
+ * dependencies only (as `npm ci --omit=dev` would): the package's bin then runs the compiled
+ * backend on plain Node, no tsx, and serves a payment against the sandbox asked for by name.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -148,6 +152,8 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
       'dist/node/server/src/index.d.ts',
       'dist/node/server/src/client/merchant-client.js',
       'dist/node/server/src/client/merchant-client.d.ts',
+      'dist/node/server/src/main.js',
+      'bin/pay-checkout.mjs',
     ])
       assert.ok(files.includes(path), `${path} is in the tarball`);
     assert.deepEqual(
@@ -158,9 +164,10 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
       ),
       [],
     );
-    // Neither the CLI nor the sandbox is part of the library.
+    // The CLI and the sandbox ship for the bin (`npx pay-checkout server | sandbox`); the demo
+    // shop, a development page of the repository, does not.
     assert.deepEqual(
-      files.filter((f) => /\/(main|sandbox)[./]/.test(f)),
+      files.filter((f) => f.startsWith('dist/node/demo/')),
       [],
     );
     assert.equal(packed[0].filename, 'pay-checkout-0.1.0.tgz');
@@ -178,6 +185,7 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
         version: pkg.version,
         resolved: tarball,
         license: pkg.license,
+        bin: pkg.bin,
         dependencies: pkg.dependencies,
         engines: pkg.engines,
       },
@@ -239,4 +247,135 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
     const ran = await run(process.execPath, ['run.mjs'], { cwd: consumer });
     assert.equal(ran.stdout, 'consumer ran\n');
   });
+
+  it('npx pay-checkout server, without dev dependencies, serves a payment against the sandbox by name', async () => {
+    const modules = join(consumer, 'node_modules');
+    for (const dev of ['tsx', 'esbuild', 'typescript', 'vite'])
+      assert.equal(existsSync(join(modules, dev)), false, `${dev} is not installed`);
+    const [port, sandboxPort] = [await freePort(), await freePort()];
+    const backend = `http://127.0.0.1:${port}`;
+    const apiKey = 'pack-merchant-api-key-0123456789';
+    const child = spawn(join(modules, '.bin', 'pay-checkout'), ['server'], {
+      cwd: consumer,
+      env: {
+        PATH: process.env.PATH,
+        SANDBOX: '1',
+        PORT: String(port),
+        SANDBOX_PORT: String(sandboxPort),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: backend,
+        ALLOWED_ORIGINS: 'https://shop.example',
+        MERCHANT_API_KEY: apiKey,
+        JWT_SECRET: 'pack-jwt-secret-0123456789-0123456789-abcdef',
+        DATA_DIR: join(dir, 'data'),
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => {
+      output += c;
+    });
+    child.stderr.on('data', (c) => {
+      output += c;
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      const ready = await until(
+        async () => {
+          const res = await fetch(`${backend}/readyz`).catch(() => undefined);
+          return res?.ok ? ((await res.json()) as { gateway: string }) : undefined;
+        },
+        () => output,
+      );
+      assert.equal(ready.gateway, 'sandbox');
+      const json = async (
+        path: string,
+        init: RequestInit = {},
+        // biome-ignore lint/suspicious/noExplicitAny: the test reads arbitrary JSON answers
+      ): Promise<{ status: number; body: any }> => {
+        const res = await fetch(`${backend}${path}`, init);
+        return { status: res.status, body: await res.json() };
+      };
+      const created = await json('/v1/checkout-sessions', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          amount: '10.42',
+          currency: 'EUR',
+          orderId: `pack-${Date.now()}`,
+          description: 'Pack test',
+          customer: {
+            email: 'a@b.example',
+            address1: 'x',
+            city: 'y',
+            zipCode: 'z',
+            country: 'GB',
+            phone: '+4412345678',
+          },
+        }),
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const widget = {
+        Authorization: `Bearer ${created.body.token}`,
+        Origin: 'https://shop.example',
+        'Content-Type': 'application/json',
+      };
+      let action = await json('/widget/pay', {
+        method: 'POST',
+        headers: widget,
+        body: JSON.stringify({
+          card: {
+            number: '4000000000000002',
+            expMonth: '12',
+            expYear: '2030',
+            cvc: '123',
+            holder: 'A S',
+          },
+          browser: {
+            colorDepth: 24,
+            javaEnabled: false,
+            javascriptEnabled: true,
+            language: 'en',
+            screenHeight: 800,
+            screenWidth: 1200,
+            timezoneOffset: 0,
+            challengeWindowSize: '02',
+          },
+        }),
+      });
+      for (let i = 0; i < 10 && action.body.action === 'wait'; i++)
+        action = await json('/widget/next?wait=5', { headers: widget });
+      assert.equal(action.body.action, 'final', JSON.stringify(action.body));
+      assert.equal(action.body.order.status, 'approved');
+      const order = await json(`/v1/orders/${created.body.orderId}`, {
+        headers: { Authorization: `Bearer ${apiKey}` },
+      });
+      assert.deepEqual([order.body.status, order.body.livemode], ['approved', false]);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
 });
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, log: () => string): Promise<T> {
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) assert.fail(`the backend never got ready: ${log()}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

@@ -58,7 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * Opens PGlite in `dataDir` (memory without one) for stores to share (shared-pglite.ts). PGlite's
  * code is loaded here, on first use, never at start-up: a backend on PostgreSQL does not load it,
  * which kept about 40 MB out of its resident memory when run through tsx as `npm run server`
- * does (test/bench/RESULTS.md, the PostgreSQL load test).
+ * then did (test/bench/RESULTS.md, the PostgreSQL load test).
  */
 export async function openSharedPGlite(dataDir: string | undefined): Promise<SharedPGlite> {
   const embedded = await import('./shared-pglite.js');
