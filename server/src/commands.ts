@@ -287,6 +287,7 @@ export async function runServer(
       logLevel: config.logLevel,
       trustProxy: config.trustProxy,
       ...(embedded ? { testMode: true } : {}),
+      ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
     },
     shared ? { store: shared.checkout } : {},
   );

@@ -174,6 +174,7 @@ const envSchema = z.object({
   WEBHOOK_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   WEBHOOK_SECRET: z.preprocess(blankToUndefined, secret(16).optional()),
   SANDBOX_PORT: z.preprocess(blankToUndefined, port.default(4000)),
+  METRICS_TOKEN: z.preprocess(blankToUndefined, secret(16).optional()),
   TRUST_PROXY: z.preprocess(blankToUndefined, trustProxy.optional()),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
@@ -207,6 +208,8 @@ export interface CheckoutConfig {
   trustProxy?: TrustProxy | undefined;
   /** The gateway is a sandbox: everything the backend answers and sends says so (`livemode`). */
   testMode?: boolean | undefined;
+  /** Bearer token of `GET /metrics`; absent: no such route. */
+  metricsToken?: string | undefined;
 }
 
 /** What main.ts needs beyond that: where to listen and what to store. */
@@ -233,6 +236,7 @@ export interface ServerConfig {
   allowedOrigins: string[];
   webhook?: { url: string; secret: string } | undefined;
   trustProxy: TrustProxy;
+  metricsToken?: string | undefined;
 }
 
 const GATEWAY_VARS = ['ENDPOINT_ID', 'MERCHANT_LOGIN', 'MERCHANT_CONTROL_KEY'] as const;
@@ -310,6 +314,7 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     allowedOrigins: e.ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],
     webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET as string } : undefined,
     trustProxy: e.TRUST_PROXY ?? false,
+    metricsToken: e.METRICS_TOKEN,
   };
 }
 

@@ -36,6 +36,7 @@ import { LAUNCH_PATH, launcherRouter } from './launcher/route.js';
 import { createLogger, type Logger } from './logger.js';
 import { IDEMPOTENCY_PURGE_EVERY_MS, purgeIdempotencyKeys } from './merchant-api/idempotency.js';
 import { merchantRouter } from './merchant-api/router.js';
+import { createMetrics, metricsRouter } from './metrics.js';
 import { reconcileOnce } from './payments/reconciler.js';
 import { returnRouter } from './return-page/route.js';
 import { expireDueSessions } from './session-life.js';
@@ -99,6 +100,8 @@ function historyWriter(store: CheckoutStore, scope: AsyncLocalStorage<CallScope>
 export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): CheckoutApp {
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const scope = new AsyncLocalStorage<CallScope>();
+  const metrics = createMetrics(() => deps.store, config.metricsToken !== undefined);
+  const recordHistory = historyWriter(deps.store, scope, logger);
   const gateway =
     deps.gateway ??
     createGatewayClient({
@@ -113,7 +116,10 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
           : undefined),
       timeoutMs: deps.gatewayTimeoutMs,
       fetch: deps.gatewayFetch,
-      onExchange: historyWriter(deps.store, scope, logger),
+      onExchange: (exchange) => {
+        metrics.gateway(exchange);
+        return recordHistory(exchange);
+      },
     });
 
   const inFlight = new Set<Promise<unknown>>();
@@ -128,6 +134,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     timing: { ...DEFAULT_TIMING, ...deps.timing },
     events,
     scope,
+    metrics,
     track(promise) {
       inFlight.add(promise);
       promise.then(
@@ -199,6 +206,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     callbackRouter(ctx),
   );
   app.use(healthRouter(ctx));
+  if (config.metricsToken) app.use(metricsRouter(metrics, config.metricsToken));
   app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
   app.use(errorMiddleware(logger));
 

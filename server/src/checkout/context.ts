@@ -8,6 +8,7 @@ import type { CheckoutConfig } from '../config.js';
 import type { GatewayClient } from '../gateway/index.js';
 import type { CheckoutStore } from '../store/index.js';
 import type { Logger } from './logger.js';
+import type { Metrics } from './metrics.js';
 
 /** The gateway client as the backend uses it: one typed method per operation. */
 export type Gateway = GatewayClient;
@@ -82,6 +83,8 @@ export interface Context {
   events: EventEmitter;
   /** Carries the CallScope into the gateway client's onExchange hook. */
   scope: AsyncLocalStorage<CallScope>;
+  /** What an operator watches (metrics.ts); recorded whether or not /metrics is served. */
+  metrics: Metrics;
   /** Background work (webhook posts, follow-ups) to await on close. */
   track<T>(promise: Promise<T>): Promise<T>;
   closing: () => boolean;

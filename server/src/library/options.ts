@@ -76,6 +76,7 @@ const optionsSchema = z
       )
       .optional(),
     testMode: z.boolean().optional(),
+    metricsToken: secret(16).optional(),
   })
   .strict();
 
@@ -115,6 +116,8 @@ export interface PayCheckoutOptions {
    * `/readyz` says `"gateway":"sandbox"`, and the widget shows a "Test mode" badge.
    */
   testMode?: boolean;
+  /** Serves `GET /metrics` (Prometheus text) to `Authorization: Bearer <metricsToken>`. */
+  metricsToken?: string;
 }
 
 // The interface above is what merchants read; the schema is what runs. Both must accept the same.
@@ -179,6 +182,7 @@ export function resolveOptions(input: unknown, cwd: string = process.cwd()): Res
       logLevel: o.logLevel ?? 'info',
       trustProxy: o.trustProxy ?? false,
       testMode: o.testMode ?? false,
+      metricsToken: o.metricsToken,
     },
     database,
     privateKeyPem,

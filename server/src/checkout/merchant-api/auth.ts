@@ -1,4 +1,4 @@
-/** `Authorization: Bearer MERCHANT_API_KEY`, compared in constant time. */
+/** `Authorization: Bearer MERCHANT_API_KEY` (or another key: METRICS_TOKEN), compared in constant time. */
 import type { Request, RequestHandler } from 'express';
 import { constantTimeEqual } from '../../signing/index.js';
 import { HttpError } from '../errors.js';
@@ -9,10 +9,10 @@ export function hasMerchantKey(req: Request, apiKey: string): boolean {
   return Boolean(match?.[1] && constantTimeEqual(match[1], apiKey));
 }
 
-export function merchantAuth(apiKey: string): RequestHandler {
+export function merchantAuth(apiKey: string, what = 'API key'): RequestHandler {
   return (req, _res, next) => {
     if (!hasMerchantKey(req, apiKey)) {
-      throw new HttpError(401, 'unauthorized', 'Missing or invalid API key');
+      throw new HttpError(401, 'unauthorized', `Missing or invalid ${what}`);
     }
     next();
   };

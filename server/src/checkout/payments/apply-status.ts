@@ -87,6 +87,9 @@ export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFact
       'order reached a final status',
     );
     notifyOrder(ctx, order.id);
+    ctx.metrics.payment(write.order);
+    if (write.settled === 'kept' || write.settled === 'ended')
+      ctx.metrics.orderSettled(write.order);
     if (write.settled === 'reverse') reverseSoon(ctx, write.order);
   }
   return write.order;

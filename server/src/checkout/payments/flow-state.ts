@@ -10,6 +10,16 @@ import type { JsonObject, Order } from '../../store/index.js';
 import { type StoredAction, WAIT_RETRY_MS } from './next-action.js';
 import { readSentUpload, type SentUpload } from './sent-upload.js';
 
+/** The bank pages a payment showed the shopper (the 3-D Secure path the metrics count). */
+export type ThreeDsStep = 'challenge' | '3ds1' | 'gateway-page';
+
+const STEP_OF: Partial<Record<StoredAction['action'], ThreeDsStep>> = {
+  challenge: 'challenge',
+  '3ds1': '3ds1',
+  html: 'gateway-page',
+  redirect: 'gateway-page',
+};
+
 export interface FlowState {
   next: StoredAction;
   /** Fingerprints of the challenges (creq / PaReq) whose answer was uploaded. */
@@ -22,6 +32,8 @@ export interface FlowState {
   salePage?: StoredAction | undefined;
   /** The Accept header of the shopper's browser, from a real page load (checkout/launcher). */
   navigationAccept?: string | undefined;
+  /** Every bank page its next actions named, in order (writeFlow adds them). */
+  shown?: ThreeDsStep[] | undefined;
 }
 
 const WAIT: StoredAction = { action: 'wait', retryAfterMs: WAIT_RETRY_MS };
@@ -35,13 +47,16 @@ export function readFlow(order: Order): FlowState {
     sent: readSentUpload(raw?.sent),
     salePage: raw?.salePage,
     navigationAccept: typeof raw?.navigationAccept === 'string' ? raw.navigationAccept : undefined,
+    shown: Array.isArray(raw?.shown) ? raw.shown : undefined,
   };
 }
 
 export function writeFlow(flow: FlowState): JsonObject {
+  const step = STEP_OF[flow.next.action];
+  const shown = step && !flow.shown?.includes(step) ? [...(flow.shown ?? []), step] : flow.shown;
   // Absent, not null: an undefined field must not linger in the stored jsonb.
   const stored: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(flow)) {
+  for (const [name, value] of Object.entries({ ...flow, shown })) {
     if (value !== undefined) stored[name] = value;
   }
   return stored as JsonObject;

@@ -113,5 +113,7 @@ export async function reconcileOnce(
     );
   }
   const reversals = await reverseDue(ctx, olderThanSeconds);
-  return orders.length + operations.length + reversals;
+  const items = orders.length + operations.length + reversals;
+  ctx.metrics.reconciled(items);
+  return items;
 }

@@ -1,0 +1,154 @@
+/**
+ * What an operator watches, in the Prometheus text format (prom-client), at `GET /metrics` behind
+ * a bearer token of its own (METRICS_TOKEN; the route does not exist without one). Counters and
+ * histograms move where the thing happens; the gauges of what is stuck (operations `unknown`,
+ * undelivered webhooks) are read from the store at each scrape, so every instance reports the
+ * same shared truth. Each app has a registry of its own (several may live in one process).
+ */
+import { Router } from 'express';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { GatewayExchange } from '../gateway/index.js';
+import type { CheckoutStore, Order } from '../store/index.js';
+import { merchantAuth } from './merchant-api/auth.js';
+import { readFlow, type ThreeDsStep } from './payments/flow-state.js';
+
+export type ThreeDsPath = 'none' | 'frictionless' | 'method-timeout' | ThreeDsStep;
+
+/** How a payment attempt met 3-D Secure: the bank pages it showed, else the 3DS Method's result. */
+export function threeDsPath(order: Order): ThreeDsPath {
+  const shown = readFlow(order).shown ?? [];
+  for (const step of ['challenge', '3ds1', 'gateway-page'] as const)
+    if (shown.includes(step)) return step;
+  if (order.threeDsCompInd === 'N') return 'method-timeout';
+  return order.threeDsCompInd ? 'frictionless' : 'none';
+}
+
+/** What a failed gateway call was: its answer never came, a 5xx, another status, or a refusal. */
+function errorKind(exchange: GatewayExchange): string {
+  const status = exchange.httpStatus;
+  if (status === undefined) return 'network';
+  if (status >= 500) return 'http-5xx';
+  if (status >= 400 && exchange.error?.code !== 'gateway-validation') return 'http-4xx';
+  return 'refused';
+}
+
+export function createMetrics(store: () => CheckoutStore, withProcess: boolean) {
+  const registers = [new Registry()];
+  const [register] = registers as [Registry];
+  if (withProcess) collectDefaultMetrics({ register });
+  const payments = new Counter({
+    name: 'pay_checkout_payments_total',
+    help: 'Payment attempts that reached a final status, by outcome and 3-D Secure path.',
+    labelNames: ['outcome', 'three_ds'] as const,
+    registers,
+  });
+  const attempts = new Histogram({
+    name: 'pay_checkout_attempts_per_order',
+    help: 'Payment attempts of an order when it was approved or ended without approval.',
+    buckets: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    registers,
+  });
+  const gatewayDuration = new Histogram({
+    name: 'pay_checkout_gateway_request_duration_seconds',
+    help: 'Gateway requests, from send to answer, by operation.',
+    labelNames: ['operation'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers,
+  });
+  const gatewayErrors = new Counter({
+    name: 'pay_checkout_gateway_errors_total',
+    help: 'Gateway requests that failed: network, http-5xx, http-4xx or refused (validation-error).',
+    labelNames: ['operation', 'kind'] as const,
+    registers,
+  });
+  const callbackLag = new Histogram({
+    name: 'pay_checkout_callback_lag_seconds',
+    help: "From an order's last known change to the arrival of its gateway callback.",
+    buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 1800, 3600],
+    registers,
+  });
+  const reconcilerPasses = new Counter({
+    name: 'pay_checkout_reconciler_passes_total',
+    help: 'Reconciler passes run by this instance.',
+    registers,
+  });
+  const reconcilerItems = new Counter({
+    name: 'pay_checkout_reconciler_items_total',
+    help: 'Orders, operations and reversals the reconciler looked at.',
+    registers,
+  });
+  const stuck = (name: string, help: string, read: () => Promise<number>) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      async collect() {
+        this.set(await read());
+      },
+    });
+  const unknownOps = () =>
+    store().db.query<{ n: number; oldest: number | null }>(
+      `select count(*)::int as n, extract(epoch from now() - min(updated_at))::float as oldest
+       from merchant_operations where status = 'unknown'`,
+    );
+  const undelivered = () =>
+    store().db.query<{ n: number; oldest: number | null }>(
+      `select count(*)::int as n, extract(epoch from now() - min(created_at))::float as oldest
+       from merchant_webhooks where delivered_at is null and failed_at is null`,
+    );
+  const first = async (
+    read: () => Promise<{ rows: { n: number; oldest: number | null }[] }>,
+    field: 'n' | 'oldest',
+  ) => Number((await read()).rows[0]?.[field] ?? 0);
+  stuck('pay_checkout_operations_unknown', 'Money operations whose outcome is unknown now.', () =>
+    first(unknownOps, 'n'),
+  );
+  stuck(
+    'pay_checkout_operations_unknown_oldest_seconds',
+    'Age of the oldest unknown operation (0: none).',
+    () => first(unknownOps, 'oldest'),
+  );
+  stuck('pay_checkout_webhooks_undelivered', 'Webhook events not delivered yet.', () =>
+    first(undelivered, 'n'),
+  );
+  stuck(
+    'pay_checkout_webhooks_undelivered_oldest_seconds',
+    'Age of the oldest undelivered webhook event (0: none).',
+    () => first(undelivered, 'oldest'),
+  );
+
+  return {
+    register,
+    /** An attempt moved to its final status (by whoever won that move). */
+    payment(order: Order): void {
+      payments.inc({ outcome: order.status, three_ds: threeDsPath(order) });
+    },
+    /** An order was approved (kept) or ended without approval after `order.attempt` attempts. */
+    orderSettled(order: Order): void {
+      attempts.observe(order.attempt);
+    },
+    gateway(exchange: GatewayExchange): void {
+      gatewayDuration.observe({ operation: exchange.operation }, exchange.durationMs / 1000);
+      if (exchange.error)
+        gatewayErrors.inc({ operation: exchange.operation, kind: errorKind(exchange) });
+    },
+    callback(order: Order): void {
+      callbackLag.observe(Math.max(0, (Date.now() - order.updatedAt.getTime()) / 1000));
+    },
+    reconciled(items: number): void {
+      reconcilerPasses.inc();
+      reconcilerItems.inc(items);
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** `GET /metrics` with `Authorization: Bearer <token>`; a 401 otherwise. */
+export function metricsRouter(metrics: Metrics, token: string): Router {
+  const router = Router();
+  router.get('/metrics', merchantAuth(token, 'metrics token'), async (_req, res) => {
+    res.set('Content-Type', metrics.register.contentType).send(await metrics.register.metrics());
+  });
+  return router;
+}
