@@ -209,7 +209,7 @@ describe('the demo with the embedded sandbox', () => {
   it('server: no /demo route, no payout reached the sandbox; its pages framed only by our origins', async () => {
     const stopping: Stopping = [];
     try {
-      const started = await start('server', env, stopping);
+      const started = await start('server', { ...env, SANDBOX: '1' }, stopping);
       assert.ok(started.backendUrl && started.sandbox && started.sandboxUrl);
       const payout = await postPayout(started.backendUrl);
       assert.equal(payout.status, 404);

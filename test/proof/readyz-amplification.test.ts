@@ -56,7 +56,11 @@ describe('/readyz does not relay a flood to the gateway', () => {
   };
   const READY = {
     status: 200,
-    body: { status: 'ready', checks: { store: 'ok', gateway: 'ok', shuttingDown: false } },
+    body: {
+      status: 'ready',
+      gateway: 'live',
+      checks: { store: 'ok', gateway: 'ok', shuttingDown: false },
+    },
   };
 
   it('50 concurrent and 50 sequential calls: one gateway probe, every answer ready', async () => {

@@ -17,18 +17,38 @@ export const ONE_LINE = 'must be one line, without control characters';
 const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
- * The dotted path of the first string in `value` (a parsed request body or query) that holds a
- * control character other than tab, LF or CR, `''` for `value` itself; undefined when none does.
- * Object keys count too: a metadata key is stored as well.
+ * A UTF-16 surrogate without its pair: not text in any encoding a database stores (PostgreSQL
+ * refuses it in text and jsonb), so a write holding one failed where a 400 belongs.
  */
-export function controlCharacterPath(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return NOT_TEXT.test(value) ? path : undefined;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * The dotted path of the first string in `value` (a parsed request body or query) for which
+ * `bad` holds, `''` for `value` itself; undefined when none does. Object keys count too: a
+ * metadata key is stored as well. `skip`: keys whose values are not looked at.
+ */
+export function firstStringPath(
+  value: unknown,
+  bad: (text: string) => boolean,
+  skip: (key: string) => boolean = () => false,
+  path = '',
+): string | undefined {
+  if (typeof value === 'string') return bad(value) ? path : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, item] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
-    if (NOT_TEXT.test(key)) return at;
-    const found = controlCharacterPath(item, at);
+    if (bad(key)) return at;
+    if (skip(key)) continue;
+    const found = firstStringPath(item, bad, skip, at);
     if (found !== undefined) return found;
   }
   return undefined;
 }
+
+/** The first string holding a control character other than tab, LF or CR (firstStringPath). */
+export const controlCharacterPath = (value: unknown): string | undefined =>
+  firstStringPath(value, (text) => NOT_TEXT.test(text));
+
+/** The first string that is not well-formed UTF-16 (firstStringPath). */
+export const illFormedTextPath = (value: unknown): string | undefined =>
+  firstStringPath(value, (text) => LONE_SURROGATE.test(text));

@@ -7,8 +7,9 @@
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import type { WidgetApiErrorCode } from '../../../contract/api-types.js';
+import { holdsCardNumber } from '../card-number.js';
 import { PayCheckoutError } from '../errors.js';
-import { controlCharacterPath } from './control-characters.js';
+import { controlCharacterPath, illFormedTextPath } from './control-characters.js';
 import type { Logger } from './logger.js';
 
 /** The widget API's codes (the contract), and the merchant API's one more: a reused key. */
@@ -53,9 +54,15 @@ export const conflictForNow = (message: string, seconds?: number) =>
 /** The first zod issue as a 400 naming the field by its dotted path. */
 export function fromZodError(error: z.ZodError, prefix = ''): HttpError {
   const issue = error.issues[0];
-  const path = issue?.path.map(String).join('.') ?? '';
+  // A key is named in the field's path and in zod's messages: never echo one holding a card number.
+  const segment = (key: PropertyKey) => (holdsCardNumber(String(key)) ? '(a key)' : String(key));
+  const path = issue?.path.map(segment).join('.') ?? '';
   const field = [prefix, path].filter(Boolean).join('.') || prefix || 'body';
-  const message = issue ? `${field}: ${issue.message}` : `${field} is invalid`;
+  let message = issue ? `${field}: ${issue.message}` : `${field} is invalid`;
+  if (issue?.code === 'invalid_key')
+    message = `${field}: the key ${issue.issues[0]?.message ?? 'is invalid'}`;
+  if (issue?.code === 'unrecognized_keys' && issue.keys.some(holdsCardNumber))
+    message = `${field}: holds a key that is not a field (not shown: it looks like a card number)`;
   return badRequest(field, message);
 }
 
@@ -70,11 +77,16 @@ export function parseOr400<S extends z.ZodType>(
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw fromZodError(result.error, prefix);
-  const at = controlCharacterPath(result.data);
-  if (at !== undefined) {
-    const field = [prefix, at].filter(Boolean).join('.') || 'body';
-    throw badRequest(field, `${field}: must not hold control characters`);
-  }
+  const named = (at: string) => [prefix, at].filter(Boolean).join('.') || 'body';
+  const control = controlCharacterPath(result.data);
+  if (control !== undefined)
+    throw badRequest(named(control), `${named(control)}: must not hold control characters`);
+  const illFormed = illFormedTextPath(result.data);
+  if (illFormed !== undefined)
+    throw badRequest(
+      named(illFormed),
+      `${named(illFormed)}: must be well-formed text (it holds half of a UTF-16 surrogate pair)`,
+    );
   return result.data;
 }
 

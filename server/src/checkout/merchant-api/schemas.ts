@@ -53,12 +53,22 @@ export const Customer = z
   })
   .strict();
 
+/**
+ * Text that is stored and sent on as it is (a description, a URL, a metadata key): a card number
+ * in it would land on disk and in webhooks unmasked, so it is refused (never echoed).
+ */
+const NO_CARD_NUMBER = 'must not hold a card number';
+const noCardNumber = (text: string) => !holdsCardNumber(text);
+
 const Metadata = z
-  .record(z.string().max(40), z.string().max(500))
+  .record(z.string().max(40).refine(noCardNumber, NO_CARD_NUMBER), z.string().max(500))
   .refine((m) => Object.keys(m).length <= 20, 'must have at most 20 keys')
   .meta({ description: 'Free key/value strings kept with the session and sent back in webhooks.' });
 
-const HttpsOrLocalUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000);
+const HttpsOrLocalUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .max(2000)
+  .refine(noCardNumber, NO_CARD_NUMBER);
 
 /**
  * Adds an issue on `amount` when it has more decimals than the currency allows, or is not a whole
@@ -96,7 +106,12 @@ export const CreateSessionBody = z
     currency: Currency,
     orderId: MerchantOrderId,
     intent: z.enum(['sale', 'preauth']).default('sale'),
-    description: z.string().trim().min(1, 'is required').max(2000),
+    description: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(2000)
+      .refine(noCardNumber, NO_CARD_NUMBER),
     customer: Customer,
     returnUrl: HttpsOrLocalUrl.optional(),
     metadata: Metadata.optional(),
@@ -331,7 +346,7 @@ export const ResolveOperationBody = z
       .trim()
       .min(1, 'must say what was checked')
       .max(400)
-      .refine((note) => !holdsCardNumber(note), 'must not hold a card number')
+      .refine(noCardNumber, NO_CARD_NUMBER)
       .meta({ description: "Who checked what; kept in the operation's `reason`" }),
   })
   .strict();
