@@ -3,6 +3,7 @@
  * fields given to `onExchange`, and the gateway texts copied into errors and exchange records
  * (a gateway may echo a field in an error message).
  */
+import { maskPan } from '../card-number.js';
 import { isSensitiveFieldName, replacePanLike } from '../sensitive-fields.js';
 import type { Param } from '../signing/index.js';
 
@@ -12,7 +13,12 @@ import type { Param } from '../signing/index.js';
  */
 export const isSensitiveField = isSensitiveFieldName;
 
-/** Request fields without the sensitive ones, and without any value that looks like a PAN. */
+/**
+ * Request fields without the sensitive ones, every card-number-like run masked as a card number
+ * is shown (maskPan: at most the first six and last four digits, at least six hidden). A phone
+ * number is such a run too: kept as `+44******7890`, enough to tell two customers apart, never
+ * whole and never gone.
+ */
 export function sanitizeFields(
   fields: readonly Param[] | Readonly<Record<string, string>>,
 ): Record<string, string> {
@@ -22,7 +28,7 @@ export function sanitizeFields(
   const out: Record<string, string> = {};
   for (const [name, value] of entries) {
     if (isSensitiveField(name)) continue;
-    out[name] = replacePanLike(value, () => '[redacted]');
+    out[name] = replacePanLike(value, (run) => maskPan(run.replace(/[ -]/g, '')));
   }
   return out;
 }

@@ -98,7 +98,7 @@ describe('sanitizeFields', () => {
       ]),
       {
         client_orderid: 'A1',
-        order_desc: 'card [redacted] please',
+        order_desc: 'card 444444******4448 please',
         amount: '10.42',
       },
     );

@@ -171,10 +171,14 @@ describe('no secrets in errors or exchange records', () => {
 });
 
 describe('sanitizeFields and redactText: PANs glued to other characters', () => {
-  test('a card number after a letter or underscore is still redacted', () => {
+  test('a card number after a letter or underscore is still masked; a phone keeps its last four', () => {
+    assert.deepEqual(sanitizeFields({ phone: '+441234567890', zip: 'N1 9GU' }), {
+      phone: '+44******7890',
+      zip: 'N1 9GU',
+    });
     assert.deepEqual(
       sanitizeFields({ order_desc: 'card_4000000000000002 and x4000000000000002' }),
-      { order_desc: 'card_[redacted] and x[redacted]' },
+      { order_desc: 'card_400000******0002 and x400000******0002' },
     );
     assert.equal(redactText('ref4000000000000002: refused', []), 'ref[redacted]: refused');
     // A longer digit run is not a card number, and is not cut into one.
