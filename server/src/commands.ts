@@ -63,7 +63,8 @@ function listen(
   portVariable: string,
   host: string | undefined,
 ): Promise<Server> {
-  const server = createServer(app);
+  // Request and header timeouts are enforced at this interval (Node's default: 30 s).
+  const server = createServer({ connectionsCheckingInterval: 1_000 }, app);
   return new Promise((resolvePromise, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE')
@@ -298,6 +299,11 @@ export async function runServer(
   const root = express();
   root.disable('x-powered-by');
   const server = await listen(root, config.port, 'PORT', host);
+  // Slow or idle clients cannot hold the listener: a whole request within the timeout (headers
+  // within it too), and a cap on open connections (new ones beyond it are dropped).
+  server.requestTimeout = config.requestTimeoutMs;
+  server.headersTimeout = config.requestTimeoutMs;
+  server.maxConnections = config.maxConnections;
   stopping.push(() => closeGracefully(server));
   // Routes are added in the same turn as the listen callback: no request is served before them.
   const backendUrl = localUrl(server, host);

@@ -148,7 +148,7 @@ const originList = z
 // environment variables.
 export { endpointId, httpUrl, LOG_LEVELS, originList, PROXY_TOKEN, publicUrlSchema, secret };
 
-/** Every variable, in the order they are checked (and documented in the README). */
+/** Every variable, in the order they are checked (and documented in docs/backend.md#configuration). */
 const envSchema = z.object({
   GATEWAY_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   ENDPOINT_ID: z.preprocess(blankToUndefined, endpointId.optional()),
@@ -175,6 +175,14 @@ const envSchema = z.object({
   WEBHOOK_SECRET: z.preprocess(blankToUndefined, secret(16).optional()),
   SANDBOX_PORT: z.preprocess(blankToUndefined, port.default(4000)),
   METRICS_TOKEN: z.preprocess(blankToUndefined, secret(16).optional()),
+  MAX_CONNECTIONS: z.preprocess(
+    blankToUndefined,
+    z.coerce.number().int().min(1).max(1_000_000).default(1024),
+  ),
+  REQUEST_TIMEOUT_SECONDS: z.preprocess(
+    blankToUndefined,
+    z.coerce.number().int().min(1).max(600).default(20),
+  ),
   TRUST_PROXY: z.preprocess(blankToUndefined, trustProxy.optional()),
   LOG_LEVEL: z.preprocess(
     blankToUndefined,
@@ -237,6 +245,13 @@ export interface ServerConfig {
   webhook?: { url: string; secret: string } | undefined;
   trustProxy: TrustProxy;
   metricsToken?: string | undefined;
+  /**
+   * Open connections the backend's listener takes at most (MAX_CONNECTIONS), and how long a
+   * client has to send a whole request, headers first (REQUEST_TIMEOUT_SECONDS): a client that
+   * trickles bytes cannot hold connections open. A reverse proxy belongs in front all the same.
+   */
+  maxConnections: number;
+  requestTimeoutMs: number;
 }
 
 const GATEWAY_VARS = ['ENDPOINT_ID', 'MERCHANT_LOGIN', 'MERCHANT_CONTROL_KEY'] as const;
@@ -315,6 +330,8 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET as string } : undefined,
     trustProxy: e.TRUST_PROXY ?? false,
     metricsToken: e.METRICS_TOKEN,
+    maxConnections: e.MAX_CONNECTIONS,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * `pay-checkout/server`: the companion backend as a library (README: "Use it as a library").
+ * `pay-checkout/server`: the companion backend as a library (docs/backend.md#use-it-as-a-library).
  *
  *   const payCheckout = createPayCheckout({ gateway, merchantApiKey, jwtSecret, publicUrl, database });
  *   app.use('/pay', payCheckout.router);

@@ -1,6 +1,6 @@
 /**
  * Every 3-D Secure test card, in Chromium, on two merchant pages (support/shops.ts): the demo
- * shop, and a plain page on another origin with helmet's default CSP plus only what the README
+ * shop, and a plain page on another origin with helmet's default CSP plus only what docs/widget.md
  * asks a merchant to add. Each in the `auto`, `iframe` and `redirect` challenge modes. The
  * journeys that strand shoppers on real pages are in three-ds-journeys.test.ts.
  */

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -116,6 +117,54 @@ describe('main', () => {
       assert.ok(again.text.startsWith(`Starting clean: removed the embedded data in ${root}.\n`));
       assert.equal(await again.sandbox?.store.useNonce('main-test', 'n-1', 2, 60_000), true);
       assert.equal(await readFile(join(root, 'dev-secrets.json'), 'utf8'), secrets);
+    } finally {
+      await stopAll(stopping);
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('server: a slow client is cut off, and connections beyond the cap are dropped', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'main-test-'));
+    const stopping: Stopping = [];
+    try {
+      await copyNewDataFolder(join(root, 'pglite'));
+      const started = await start(
+        'server',
+        {
+          DATA_DIR: root,
+          PORT: '0',
+          SANDBOX_PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+          SANDBOX: '1',
+          REQUEST_TIMEOUT_SECONDS: '1',
+          MAX_CONNECTIONS: '2',
+        },
+        stopping,
+      );
+      const { port } = started.backendAddress as { port: number };
+      const open = () =>
+        new Promise<Socket>((resolve) => {
+          // Flowing: a socket whose data nobody reads never sees the server's end.
+          const socket = connect(port, '127.0.0.1', () => resolve(socket)).resume();
+        });
+      const closedWithin = (socket: Socket, ms: number) =>
+        new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(false), ms);
+          socket.once('close', () => {
+            clearTimeout(timer);
+            resolve(true);
+          });
+        });
+      // Headers trickled and never finished: dropped once the request timeout has passed.
+      const slow = await open();
+      slow.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      assert.equal(await closedWithin(slow, 4_000), true, 'the slow client was cut off');
+      // Two connections open: a third is over the cap, closed at once, before any timeout.
+      const held = [await open(), await open()];
+      const third = await open();
+      assert.equal(await closedWithin(third, 500), true, 'beyond MAX_CONNECTIONS');
+      for (const socket of held) socket.destroy();
     } finally {
       await stopAll(stopping);
       await rm(root, { recursive: true, force: true });

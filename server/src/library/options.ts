@@ -80,7 +80,7 @@ const optionsSchema = z
   })
   .strict();
 
-/** What a merchant passes to `createPayCheckout` (README: "Use it as a library"). */
+/** What a merchant passes to `createPayCheckout` (docs/backend.md#use-it-as-a-library). */
 export interface PayCheckoutOptions {
   /** The gateway account (GATEWAY_URL, ENDPOINT_ID, MERCHANT_LOGIN, MERCHANT_CONTROL_KEY). */
   gateway: {

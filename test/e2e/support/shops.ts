@@ -1,7 +1,7 @@
 /**
  * The two merchant pages the 3-D Secure journeys pay on: the demo shop, and a plain page on
  * another origin carrying helmet's default CSP (`form-action 'self'`, no third-party frames) plus
- * exactly what the README asks a merchant to add: `frame-src` and `connect-src` for the backend's
+ * exactly what docs/widget.md asks a merchant to add: `frame-src` and `connect-src` for the backend's
  * origin. `useShops()` starts the stack with both, once per test file.
  */
 import assert from 'node:assert/strict';

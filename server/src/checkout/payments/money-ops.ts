@@ -261,7 +261,7 @@ export function followMoneyOp(
  * One whose answer was lost, on an order where an earlier movement of the same kind and amount
  * is final, is not asked: the answer would describe either, and taking the earlier one's
  * `approved` for it would record a refund nobody made. It stays `unknown` for a person to check
- * at the gateway and resolve (merchant-api/operations.ts; README, "lost answers").
+ * at the gateway and resolve (merchant-api/operations.ts; docs/merchant-api.md#lost-answers).
  */
 export async function pollMoneyOp(
   ctx: Context,

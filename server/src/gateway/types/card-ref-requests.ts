@@ -21,7 +21,7 @@ export interface MakeRebillRequest extends RequestBase {
   currency: CurrencyCode;
   /** php-lib MakeRebillQuery marks both mandatory. */
   order_desc: string;
-  /** The cardholder is absent: the backend sends the merchant's own address (README). */
+  /** The cardholder is absent: the backend sends the merchant's own address (docs/merchant-api.md). */
   ipaddress: string;
   cvv2?: string;
   server_callback_url?: string;
