@@ -34,14 +34,17 @@ export function maskPan(digits: string): string {
 }
 
 /**
- * Whether free text a person wrote holds a card number: a run of 12 to 19 digits that passes
- * Luhn, however a person might group them (spaces, dashes, dots, slashes, line breaks). Stricter
- * than the scrubbers' pattern (sensitive-fields.ts), which masks, where this refuses.
+ * Whether text holds a card number: a run of digits, however a person might group them (spaces,
+ * dashes, dots, slashes, line breaks), that passes Luhn and has a card brand's prefix and one of
+ * its lengths (the contract's table). Stricter than the scrubbers' pattern (sensitive-fields.ts),
+ * which masks, where this refuses: a millisecond timestamp or a long order number in a return
+ * URL (13 digits starting with 1, Luhn-valid one time in ten) is not taken for a card.
  */
 export function holdsCardNumber(text: string): boolean {
   for (const run of text.match(/\d(?:[ .\-/\t\r\n]*\d)*/g) ?? []) {
     const digits = run.replace(/\D/g, '');
-    if (digits.length >= 12 && digits.length <= 19 && luhnValid(digits)) return true;
+    const brand = detectBrand(digits);
+    if (brand?.lengths.includes(digits.length) && luhnValid(digits)) return true;
   }
   return false;
 }

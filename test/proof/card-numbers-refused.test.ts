@@ -80,10 +80,12 @@ describe('card numbers and ill-formed text in what the merchant sends', () => {
     }
   });
 
-  it('ordinary text with digits and whole emoji passes', async () => {
+  it('ordinary text with digits, a timestamp in a URL and whole emoji passes', async () => {
     const { res } = await attempt({
       description: 'Order 2024-11-25, 3 × 🐈 socks',
       metadata: { ref: '12345' },
+      // Luhn-valid, 13 digits: a millisecond timestamp, which no card brand starts with.
+      returnUrl: 'https://shop.example/thanks/1795647359532',
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
   });

@@ -44,7 +44,7 @@ test('maskPan: at most first six and last four, and never fewer than six digits 
   }
 });
 
-test('holdsCardNumber: a Luhn-valid 12-19 digit run however grouped; other numbers are not', () => {
+test('holdsCardNumber: a Luhn-valid run of a brand and its length, however grouped; other numbers are not', () => {
   for (const text of [
     '4000000000000002',
     'card 4000 0000 0000 0002 seen',
@@ -62,6 +62,8 @@ test('holdsCardNumber: a Luhn-valid 12-19 digit run however grouped; other numbe
     'order 100234, 2026-11-25, 12.00 EUR',
     '4000,0000,0000,0002', // commas part the run
     '40000000000000000002', // 20 digits
+    'https://shop.example/strict-1795647359532-x', // a Luhn-valid millisecond timestamp: no brand
+    '400000000000006', // a Visa prefix and Luhn-valid, but no Visa has 15 digits
   ]) {
     assert.equal(holdsCardNumber(text), false, text);
   }
