@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import express, { type Request, type Response, type Router } from 'express';
+import { hostGuard } from '../server/src/host-guard.js';
 
 export interface DemoOptions {
   /** Base URL of the companion backend's merchant API as this server reaches it. */
@@ -44,7 +45,8 @@ const OPERATIONS: Record<string, { method: 'GET' | 'POST'; path: string }> = {
 export function createDemoRouter(options: DemoOptions): Router {
   const doFetch = options.fetch ?? fetch;
   const router = express.Router();
-  router.use('/demo/api', express.json({ limit: '16kb' }));
+  // The relay holds the merchant API key: only this machine's and the shop's own host names.
+  router.use('/demo/api', hostGuard([options.shopUrl]), express.json({ limit: '16kb' }));
 
   const merchantApi = async (method: string, path: string, body?: unknown) => {
     const response = await doFetch(new URL(path, options.merchantApiUrl), {

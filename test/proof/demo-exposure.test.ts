@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { request } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -242,6 +243,29 @@ describe('the demo with the embedded sandbox', () => {
       // ...and from the machine's network address nothing answers on that port.
       const lan = lanAddress();
       if (lan) assert.equal(await connects(lan, started.backendAddress.port), false, lan);
+      // A page on another site whose name resolves to 127.0.0.1 (DNS rebinding) reaches the
+      // port, but the relay answers only its own host names: 421, no payout.
+      const port = started.backendAddress.port;
+      const rebound = await new Promise<number>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/demo/api/operation/payout',
+            method: 'POST',
+            headers: { Host: `attacker.example:${port}`, 'Content-Type': 'application/json' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.once('error', reject);
+        req.end(JSON.stringify(PAYOUT));
+      });
+      assert.equal(rebound, 421);
+      await started.sandbox?.idle();
+      assert.equal(started.sandbox ? await stolen(started.sandbox) : -1, 0);
     } finally {
       await stopAll(stopping);
     }

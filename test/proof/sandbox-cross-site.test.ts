@@ -5,6 +5,7 @@
  * the sandbox's state is compared before and after.
  */
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import {
   type Harness,
@@ -17,6 +18,25 @@ import {
 import { card, SANDBOX_TABLES, snapshotTables } from './helpers/proof.js';
 
 const EVIL = 'https://evil.example';
+
+/** A request as a rebinding page's browser sends it: to this machine, with the page's own Host. */
+function withHost(url: string, host: string, body?: string): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { Host: host, 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
+      },
+    );
+    req.once('error', reject);
+    req.end(body);
+  });
+}
 
 /** What a page on another site can send without a CORS preflight: the three "simple" types. */
 const SIMPLE_POSTS: { type: string; body: string }[] = [
@@ -101,6 +121,20 @@ describe('sandbox dev routes refuse cross-site requests', () => {
     });
     assert.equal(preflight.headers.get('access-control-allow-origin'), null);
     assert.equal(preflight.headers.get('access-control-allow-headers'), null);
+  });
+
+  it('through DNS rebinding (another site’s name resolved here): 421, nothing reset', async () => {
+    const before = await snapshotTables(h.sandbox.store.db, SANDBOX_TABLES);
+    for (const host of ['attacker.example', 'attacker.example:4000', '10.0.0.1']) {
+      const res = await withHost(`${h.origin}/sandbox/reset`, host, '{}');
+      assert.equal(res.status, 421, host);
+    }
+    assert.deepEqual(await snapshotTables(h.sandbox.store.db, SANDBOX_TABLES), before);
+    // The test-card table is no secret: it answers any name.
+    assert.equal(
+      (await withHost(`${h.origin}/sandbox/test-cards`, 'attacker.example')).status,
+      200,
+    );
   });
 
   it('the developer’s own JSON reset still works: 200, the transactions gone', async () => {

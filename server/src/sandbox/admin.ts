@@ -5,11 +5,12 @@
  * POST needs a CORS preflight, which the sandbox never grants.
  */
 import express, { type Request, type Response, Router } from 'express';
+import { hostGuard } from '../host-guard.js';
 import type { Sandbox } from './context.js';
 import { FaultSettingsError, validateFaults } from './faults.js';
 import { TEST_CARDS } from './test-cards.js';
 
-export function adminRouter(sandbox: Sandbox): Router {
+export function adminRouter(sandbox: Sandbox, publicOrigin?: string): Router {
   const router = Router();
   router.use(express.json({ limit: '16kb' }));
 
@@ -17,9 +18,15 @@ export function adminRouter(sandbox: Sandbox): Router {
     res.json(TEST_CARDS);
   });
 
+  // The reset, fault switches and callback log are for pages of this machine (or its public
+  // name) only: never a page on another site reaching them through DNS rebinding.
+  const ownHost = hostGuard([publicOrigin]);
   const devOnly = (req: Request, res: Response, next: () => void) => {
-    if (sandbox.devMode) return next();
-    res.status(404).json({ error: `${req.path} is available only in dev mode` });
+    if (!sandbox.devMode) {
+      res.status(404).json({ error: `${req.path} is available only in dev mode` });
+      return;
+    }
+    ownHost(req, res, next);
   };
 
   const jsonOnly = (req: Request, res: Response, next: () => void) => {

@@ -114,7 +114,7 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(adminRouter(sandbox));
+  app.use(adminRouter(sandbox, options.publicOrigin));
 
   const gateway = express.Router();
   // The raw form text: OAuth signs the exact pairs, so the body is parsed by the operation. Room
@@ -129,7 +129,7 @@ export async function createSandboxApp(options: SandboxOptions = {}): Promise<Sa
   gateway.use(acsRouter(sandbox));
   gateway.use(formRouter(sandbox));
   app.use(basePath, gateway);
-  app.use(basePath, adminRouter(sandbox));
+  app.use(basePath, adminRouter(sandbox, options.publicOrigin));
   app.use(errorHandler(log));
 
   await jobs.recover();
