@@ -17,7 +17,11 @@ function isLoopbackHost(hostname: string): boolean {
   );
 }
 
-export function isSafeUrl(value: unknown): value is string {
+/**
+ * `loopbackHttp`: whether http: to loopback passes (the widget's default; the backend allows it
+ * only while its own gateway is on loopback, the sandbox).
+ */
+export function isSafeUrl(value: unknown, loopbackHttp = true): value is string {
   if (typeof value !== 'string') return false;
   let url: URL;
   try {
@@ -26,7 +30,10 @@ export function isSafeUrl(value: unknown): value is string {
   } catch {
     return false;
   }
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+  return (
+    url.protocol === 'https:' ||
+    (loopbackHttp && url.protocol === 'http:' && isLoopbackHost(url.hostname))
+  );
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { isSafeUrl } from '../../../contract/safe-url.js';
 import { challengeKey, sameAction } from '../../../server/src/checkout/payments/flow-state.js';
 import {
   isGatewayPage,
@@ -18,6 +19,8 @@ const ctx = {
   returnUrl: 'https://pay.example/return/REF',
   gatewayPageUrl: 'https://pay.example/gateway-page/REF',
   methodDone: false,
+  // A gateway on loopback (the sandbox): http to this machine passes, as before the rule.
+  isBankUrl: (url: unknown): url is string => isSafeUrl(url),
 };
 const WAIT = { action: 'wait', retryAfterMs: 1000 };
 const SALE_PAGE: StoredAction = { action: 'redirect', url: 'https://gw.example/3ds/1' };

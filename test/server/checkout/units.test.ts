@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
+import { isSafeUrl } from '../../../contract/safe-url.js';
 import { createLogger } from '../../../server/src/checkout/logger.js';
 import {
   mapStatusToAction,
@@ -18,6 +19,8 @@ const ctx = {
   returnUrl: 'https://pay.example/return/REF',
   gatewayPageUrl: 'https://pay.example/gateway-page/REF',
   methodDone: false,
+  // A gateway on loopback (the sandbox): http to this machine passes, as before the rule.
+  isBankUrl: (url: unknown): url is string => isSafeUrl(url),
 };
 const WAIT = { action: 'wait', retryAfterMs: 1000 };
 

@@ -9,6 +9,7 @@
  */
 import { Router } from 'express';
 import { PENDING_ORDER_STATUSES } from '../../store/index.js';
+import { bankSources } from '../bank-urls.js';
 import type { Context } from '../context.js';
 import { readFlow } from '../payments/flow-state.js';
 
@@ -16,8 +17,8 @@ import { readFlow } from '../payments/flow-state.js';
  * What a bank's page needs, and nothing else:
  * - `script-src 'unsafe-inline' https:`: the usual auto-submit is an inline script or `onload`
  *   handler; some gateways load a script of theirs over https.
- * - `form-action`: the post to the ACS, over https (or http to loopback: the sandbox's ACS, the
- *   same rule as contract/safe-url.ts; CSP cannot name [::1]).
+ * - `form-action`: the post to the ACS, over https (or http to loopback while the gateway is
+ *   there: the sandbox's ACS; bank-urls.ts, bankSources).
  * - `style-src`, `img-src`: a "continue" button and a logo stay readable.
  * - No `connect-src`, `frame-src`, fonts or media (default-src 'none'), no `<base>`.
  * - `sandbox allow-forms allow-scripts`: the page runs with an opaque origin, so it cannot read
@@ -26,15 +27,16 @@ import { readFlow } from '../payments/flow-state.js';
  *   navigate its own frame (the post to the ACS) but never the merchant's page; no popups, no
  *   same-origin. The ACS page the form leads to is a new document, not bound by this policy.
  */
-const GATEWAY_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'unsafe-inline' https:",
-  "style-src 'unsafe-inline' https:",
-  'img-src https: data:',
-  'form-action https: http://127.0.0.1:* http://localhost:*',
-  "base-uri 'none'",
-  'sandbox allow-forms allow-scripts',
-].join('; ');
+const gatewayPageCsp = (banks: string) =>
+  [
+    "default-src 'none'",
+    "script-src 'unsafe-inline' https:",
+    "style-src 'unsafe-inline' https:",
+    'img-src https: data:',
+    `form-action ${banks}`,
+    "base-uri 'none'",
+    'sandbox allow-forms allow-scripts',
+  ].join('; ');
 
 /** The return refs newReturnRef() makes are base64url; anything else is not worth a look-up. */
 const REF = /^[A-Za-z0-9_-]{16,100}$/;
@@ -42,7 +44,7 @@ const REF = /^[A-Za-z0-9_-]{16,100}$/;
 export function gatewayPageRouter(ctx: Context): Router {
   const router = Router();
   // The page lives in the merchant page's challenge frame: the allowed merchant origins frame it.
-  const csp = `${GATEWAY_PAGE_CSP}; frame-ancestors ${["'self'", ...ctx.config.allowedOrigins].join(' ')}`;
+  const csp = `${gatewayPageCsp(bankSources(ctx.config))}; frame-ancestors ${["'self'", ...ctx.config.allowedOrigins].join(' ')}`;
 
   router.get('/:ref', async (req, res) => {
     const ref = String(req.params.ref ?? '');

@@ -47,19 +47,19 @@ const SCRIPT = `(function () {
 export const LAUNCH_SCRIPT_HASH = `sha256-${createHash('sha256').update(SCRIPT, 'utf8').digest('base64')}`;
 
 /**
- * Where the page's posts and frames may go: https, or http to this machine (the sandbox), the
- * rule of contract/safe-url.ts (CSP cannot name [::1]). 'self' frames our gateway page.
+ * The page's policy. `banks`: where its posts and frames may go (bank-urls.ts, bankSources:
+ * https, and http to this machine only while the gateway is there); 'self' frames our gateway page.
  */
-const BANKS = 'https: http://127.0.0.1:* http://localhost:*';
-
-export const LAUNCH_PAGE_CSP = [
-  "default-src 'none'",
-  `script-src '${LAUNCH_SCRIPT_HASH}'`,
-  "style-src 'unsafe-inline'",
-  `frame-src 'self' ${BANKS}`,
-  `form-action ${BANKS}`,
-  "base-uri 'none'",
-].join('; ');
+export function launchPageCsp(banks: string): string {
+  return [
+    "default-src 'none'",
+    `script-src '${LAUNCH_SCRIPT_HASH}'`,
+    "style-src 'unsafe-inline'",
+    `frame-src 'self' ${banks}`,
+    `form-action ${banks}`,
+    "base-uri 'none'",
+  ].join('; ');
+}
 
 export interface LaunchForm {
   url: string;

@@ -11,12 +11,12 @@
  * for the 3DS Method result upload.
  */
 import { type Request, type Response, Router } from 'express';
-import { isSafeUrl } from '../../../../contract/safe-url.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
+import { bankSources, isBankUrl } from '../bank-urls.js';
 import type { Context } from '../context.js';
 import { fingerprint, readFlow, writeFlow } from '../payments/flow-state.js';
 import type { StoredAction } from '../payments/next-action.js';
-import { LAUNCH_PAGE_CSP, type LaunchForm, renderLaunchPage } from './page.js';
+import { type LaunchForm, launchPageCsp, renderLaunchPage } from './page.js';
 
 export const LAUNCH_PATH = '/launch';
 
@@ -85,7 +85,7 @@ export function launchUrlOf(ctx: Context, order: Order): string | undefined {
 export function launcherRouter(ctx: Context): Router {
   const router = Router();
   // Framed by the merchant pages (the widget's frames) and by nothing else.
-  const csp = `${LAUNCH_PAGE_CSP}; frame-ancestors ${["'self'", ...ctx.config.allowedOrigins].join(' ')}`;
+  const csp = `${launchPageCsp(bankSources(ctx.config))}; frame-ancestors ${["'self'", ...ctx.config.allowedOrigins].join(' ')}`;
 
   const send = (res: Response, status: number, html: string) => {
     res.removeHeader('X-Frame-Options');
@@ -124,7 +124,10 @@ export function launcherRouter(ctx: Context): Router {
     const form = launchForm(next, `${ctx.config.publicUrl}/return/${order.returnRef}`);
     const pageUrl = pageUrlOf(next);
     // The stored URLs passed the same rule when they were stored; checked again at the door.
-    if ((form && !isSafeUrl(form.url)) || (pageUrl && !isSafeUrl(pageUrl))) {
+    if (
+      (form && !isBankUrl(ctx.config, form.url)) ||
+      (pageUrl && !isBankUrl(ctx.config, pageUrl))
+    ) {
       send(res, 410, renderLaunchPage({ key, returnUrl }));
       return;
     }

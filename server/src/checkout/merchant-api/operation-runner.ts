@@ -5,9 +5,10 @@
  * recorded as `error`; a lost answer leaves it `unknown` (never sent again; a read asks the
  * gateway).
  */
-import { isSafeUrl } from '../../../../contract/safe-url.js';
+
 import { GatewayError, type GatewayResult } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
+import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
 import { finalizeOperation, markAnswerLost } from '../operations-status.js';
@@ -94,7 +95,7 @@ export async function runOperation(
     null;
   // A form address nobody must be sent to is not kept (hosted-forms.ts then answers 502).
   const url = result.redirectUrl;
-  if (url && !isSafeUrl(url)) {
+  if (url && !isBankUrl(ctx.config, url)) {
     logRefusedUrl(ctx, { operationId: operation.id }, { field: 'redirect-url', url });
   }
   const moved = await ctx.store.operations.transition(operation.id, {
@@ -103,7 +104,7 @@ export async function runOperation(
     patch: {
       gatewayOrderId: result.orderId ?? null,
       gatewayRef,
-      ...(isSafeUrl(url) ? { data: { ...operation.data, url } } : {}),
+      ...(isBankUrl(ctx.config, url) ? { data: { ...operation.data, url } } : {}),
     },
   });
   operation = moved.operation ?? operation;

@@ -5,9 +5,9 @@
  * exactly once: the session completes, the merchant's webhook is queued, waiters wake up.
  */
 import type { OrderStatus } from '../../../../contract/api-types.js';
-import { isSafeUrl } from '../../../../contract/safe-url.js';
 import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
+import { isBankUrl } from '../bank-urls.js';
 import { type Context, notifyOrder } from '../context.js';
 import { gatewayPageUrl } from '../gateway-page/url.js';
 import { reverseSoon, settleAttempt } from './attempts.js';
@@ -137,6 +137,7 @@ export async function applyStatus(
     returnUrl: returnUrlOf(ctx, order),
     gatewayPageUrl: gatewayPageUrl(ctx.config.publicUrl, order.returnRef),
     methodDone: order.threeDsCompInd !== null,
+    isBankUrl: (url: unknown) => isBankUrl(ctx.config, url),
     challengeWindowSize: flow.challengeWindowSize,
     salePage: flow.salePage,
   });
@@ -167,7 +168,7 @@ export async function applyStatus(
         ...(t.serverTransId && !order.threeDsServerTransId
           ? { threeDsServerTransId: t.serverTransId }
           : {}),
-        ...(t.methodUrl && !order.threeDsMethodUrl && isSafeUrl(t.methodUrl)
+        ...(t.methodUrl && !order.threeDsMethodUrl && isBankUrl(ctx.config, t.methodUrl)
           ? { threeDsMethodUrl: t.methodUrl }
           : {}),
       },

@@ -5,7 +5,8 @@
  * restart or behind a load balancer.
  *
  * Nothing from the gateway runs as the merchant: a gateway URL the browser would follow must pass
- * isSafeUrl (https, or http to loopback), else the step is refused and the order waits for its
+ * ctx.isBankUrl (bank-urls.ts: https, or http to loopback while the gateway itself is there),
+ * else the step is refused and the order waits for its
  * status; the gateway's `html` is never handed to the widget, only the address of our own page
  * that serves it under a strict CSP (checkout/gateway-page).
  */
@@ -15,7 +16,6 @@ import type {
   NextAction,
   OrderStatus,
 } from '../../../../contract/api-types.js';
-import { isSafeUrl } from '../../../../contract/safe-url.js';
 import type { GatewayResult } from '../../gateway/index.js';
 import { FINAL_ORDER_STATUSES } from '../../store/index.js';
 
@@ -100,6 +100,8 @@ export interface MappingContext {
   gatewayPageUrl: string;
   /** The method result was already uploaded: the method step is over whatever the status says. */
   methodDone: boolean;
+  /** Whether the gateway's URL may be followed (bank-urls.ts, isBankUrl, under the config). */
+  isBankUrl: (url: unknown) => url is string;
   /** What the widget asked for when it paid (used when the gateway does not name a size). */
   challengeWindowSize?: ChallengeWindowSize | undefined;
   /**
@@ -131,7 +133,7 @@ function refuse(field: RefusedUrl['field'], url: string): MappedStatus {
 export function mapStatusToAction(fields: StatusFields, ctx: MappingContext): MappedStatus {
   if (isFinalStatus(fields.status)) return { next: { action: 'final' } };
   if (fields.acsUrl && fields.creq) {
-    if (!isSafeUrl(fields.acsUrl)) return refuse('acs-url', fields.acsUrl);
+    if (!ctx.isBankUrl(fields.acsUrl)) return refuse('acs-url', fields.acsUrl);
     const size = fields.challengeWindowSize ?? ctx.challengeWindowSize ?? '02';
     return {
       next: {
@@ -143,7 +145,7 @@ export function mapStatusToAction(fields: StatusFields, ctx: MappingContext): Ma
     };
   }
   if (fields.acsUrl && fields.pareq) {
-    if (!isSafeUrl(fields.acsUrl)) return refuse('acs-url', fields.acsUrl);
+    if (!ctx.isBankUrl(fields.acsUrl)) return refuse('acs-url', fields.acsUrl);
     return {
       next: {
         action: '3ds1',
@@ -159,7 +161,7 @@ export function mapStatusToAction(fields: StatusFields, ctx: MappingContext): Ma
     if (!fields.threeDsMethodUrl) {
       return { next: { action: 'method', timeoutMs: METHOD_TIMEOUT_MS } };
     }
-    if (!isSafeUrl(fields.threeDsMethodUrl)) {
+    if (!ctx.isBankUrl(fields.threeDsMethodUrl)) {
       return refuse('three-ds-method-url', fields.threeDsMethodUrl);
     }
     return {
@@ -192,7 +194,7 @@ function gatewayPage(fields: StatusFields, ctx: MappingContext): MappedStatus | 
     ['redirect-url', fields.redirectUrl],
   ] as const) {
     if (!url || url === ctx.returnUrl) continue;
-    if (!isSafeUrl(url)) return refuse(field, url);
+    if (!ctx.isBankUrl(url)) return refuse(field, url);
     return { next: { action: 'redirect', url } };
   }
   return undefined;

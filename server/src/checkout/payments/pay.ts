@@ -15,6 +15,7 @@ import type { BrowserInfo, CardInput } from '../../../../contract/api-types.js';
 import type { SaleRequest } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, Order } from '../../store/index.js';
+import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
 import { gatewayPageUrl } from '../gateway-page/url.js';
@@ -153,6 +154,7 @@ export async function startPayment(
       returnUrl: returnUrlOf(ctx, order),
       gatewayPageUrl: gatewayPageUrl(ctx.config.publicUrl, order.returnRef),
       methodDone: false,
+      isBankUrl: (url: unknown) => isBankUrl(ctx.config, url),
     });
     // A page the browser must not follow: the order waits, and its status decides.
     if (sale.refused) logRefusedUrl(ctx, { orderId: order.id }, sale.refused);

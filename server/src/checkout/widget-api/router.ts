@@ -5,9 +5,9 @@
  */
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { NextAction, PayMode } from '../../../../contract/api-types.js';
-import { isSafeUrl } from '../../../../contract/safe-url.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../store/index.js';
+import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError, parseOr400 } from '../errors.js';
 import { launchUrlOf } from '../launcher/route.js';
@@ -274,7 +274,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     );
     const flow = readFlow(order);
     // A form address the browser must not follow: the order waits, and its status decides.
-    const safe = isSafeUrl(result.redirectUrl);
+    const safe = isBankUrl(ctx.config, result.redirectUrl);
     if (!safe) {
       logRefusedUrl(ctx, { orderId: order.id }, { field: 'redirect-url', url: result.redirectUrl });
     }
