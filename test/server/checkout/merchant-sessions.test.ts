@@ -227,3 +227,50 @@ describe('merchant API: checkout sessions and their orders from the first moment
     assert.deepEqual(await webhooksOf(session.orderId), [['order.expired', 'expired']]);
   });
 });
+
+describe('a keyed session creation keeps no widget token at rest', () => {
+  let sb: Sandbox;
+  let be: Backend;
+  before(async () => {
+    sb = await startSandbox();
+    be = await startBackend(sb);
+  });
+  after(async () => {
+    await be.close();
+    await sb.close();
+  });
+
+  it('the key keeps the answer without its token, and a replay signs one that works', async () => {
+    const key = `key-${Date.now()}`;
+    const body = {
+      amount: '10.00',
+      currency: 'EUR',
+      orderId: `tok-${Date.now()}`,
+      description: 'Token at rest',
+      customer: CUSTOMER,
+    };
+    const first = await merchant(be.url, 'POST', '/v1/checkout-sessions', body, {
+      'Idempotency-Key': key,
+    });
+    assert.equal(first.status, 201);
+    const { rows } = await be.store.db.query<{ body: string }>(
+      'select response_body::text as body from idempotency_keys where key = $1',
+      [key],
+    );
+    assert.equal(rows.length, 1);
+    assert.ok(!rows[0]?.body.includes(first.body.token), 'the token is not stored');
+    assert.ok(!rows[0]?.body.includes('"token"'));
+    const again = await merchant(be.url, 'POST', '/v1/checkout-sessions', body, {
+      'Idempotency-Key': key,
+    });
+    assert.equal(again.status, 201);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(
+      [again.body.id, again.body.orderId, again.body.expiresAt],
+      [first.body.id, first.body.orderId, first.body.expiresAt],
+    );
+    const view = await new Shopper(be.url, again.body.token).call('GET', '/session');
+    assert.equal(view.status, 200);
+    assert.equal(view.body.id, first.body.id);
+  });
+});

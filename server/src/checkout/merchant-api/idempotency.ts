@@ -14,6 +14,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { hashRequestBody } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { HttpError } from '../errors.js';
+import { signSessionToken } from '../widget-api/jwt.js';
 
 const KEY = /^[A-Za-z0-9._:-]{1,255}$/;
 
@@ -53,6 +54,28 @@ export function keyedOperationId(res: Response): string | undefined {
   return createHash('sha256').update(`${keyed.scope}\n${keyed.key}`).digest('hex').slice(0, 32);
 }
 
+/** The one route whose answer carries a secret: a new checkout session and its widget token. */
+const SESSION_CREATION = 'POST /checkout-sessions {}';
+
+/**
+ * What the key's record keeps of an answer: a session's widget token is no data to keep at rest
+ * (a read of the table would pay in that session), so it is left out, and signed again on replay
+ * for the same session and expiry.
+ */
+function kept(scope: string, body: unknown): unknown {
+  if (scope !== SESSION_CREATION || typeof body !== 'object' || body === null) return body;
+  const { token: _token, ...rest } = body as Record<string, unknown>;
+  return rest;
+}
+
+function replayed(ctx: Context, scope: string, body: unknown): unknown {
+  const session = body as { id?: unknown; expiresAt?: unknown } | null;
+  if (scope !== SESSION_CREATION || typeof session?.id !== 'string') return body;
+  if (typeof session.expiresAt !== 'string') return body;
+  const token = signSessionToken(ctx.config.jwtSecret, session.id, new Date(session.expiresAt));
+  return { ...session, token };
+}
+
 /** Route middleware of every merchant POST (route-spec.ts mounts it after the route matched). */
 export function idempotency(ctx: Context): RequestHandler {
   return async (req, res, next) => {
@@ -80,7 +103,10 @@ export function idempotency(ctx: Context): RequestHandler {
       lockSeconds: 120,
     });
     if (begun.outcome === 'replay') {
-      res.set('Idempotent-Replayed', 'true').status(begun.status).json(begun.body);
+      res
+        .set('Idempotent-Replayed', 'true')
+        .status(begun.status)
+        .json(replayed(ctx, scope, begun.body));
       return;
     }
     if (begun.outcome === 'mismatch') {
@@ -109,7 +135,9 @@ export function idempotency(ctx: Context): RequestHandler {
       const settle =
         status >= 500 || res.locals.answerForNow === true
           ? ctx.store.idempotency.abandon(scope, key)
-          : ctx.store.idempotency.complete(scope, key, { status, body }).then(() => undefined);
+          : ctx.store.idempotency
+              .complete(scope, key, { status, body: kept(scope, body) })
+              .then(() => undefined);
       settle.then(
         () => json(body),
         (error: unknown) => {
