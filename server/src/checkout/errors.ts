@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { WidgetApiErrorCode } from '../../../contract/api-types.js';
 import { holdsCardNumber } from '../card-number.js';
 import { PayCheckoutError } from '../errors.js';
+import { GatewayError } from '../gateway/index.js';
 import { controlCharacterPath, illFormedTextPath } from './control-characters.js';
 import type { Logger } from './logger.js';
 
@@ -122,13 +123,10 @@ function fromParserError(error: unknown): HttpError | undefined {
   return badRequest('body', 'Body could not be read');
 }
 
-/** Maps errors thrown by the gateway client (any PayCheckoutError with a gateway-ish code). */
+/** Maps errors thrown by the gateway client (every one is a GatewayError). */
 function fromGatewayError(error: unknown): HttpError | undefined {
-  if (!(error instanceof PayCheckoutError)) return undefined;
-  if (error.name.startsWith('Gateway') || error.code.startsWith('gateway')) {
-    return new HttpError(502, 'gateway', 'The payment gateway could not process the request');
-  }
-  return undefined;
+  if (!(error instanceof GatewayError)) return undefined;
+  return new HttpError(502, 'gateway', 'The payment gateway could not process the request');
 }
 
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {

@@ -22,6 +22,7 @@ import type {
   ResolveOperationBody,
   SessionCreated,
 } from '../checkout/merchant-api/schemas.js';
+import { PayCheckoutError } from '../errors.js';
 
 /** What `createSession` sends (defaults as the API applies them: intent sale, 30 minutes...). */
 export type CreateSessionInput = z.input<typeof CreateSessionBody>;
@@ -78,18 +79,18 @@ export interface MerchantClientOptions {
 
 type ErrorBody = z.output<typeof ErrorResponse>['error'];
 
-/** An answer other than 2xx: the API's error (`code`, `message`, `field` for a 400). */
-export class MerchantApiError extends Error {
+/**
+ * An answer other than 2xx: the API's error (`code`, `message`, `field` for a 400, the
+ * `requestId` to quote), under the one error base of the package.
+ */
+export class MerchantApiError extends PayCheckoutError {
   readonly status: number;
-  readonly code: string;
   readonly field: string | undefined;
   readonly requestId: string | undefined;
 
   constructor(status: number, error: ErrorBody) {
-    super(`${status} ${error.code}: ${error.message}`);
-    this.name = 'MerchantApiError';
+    super(error.code, `${status} ${error.code}: ${error.message}`);
     this.status = status;
-    this.code = error.code;
     this.field = error.field;
     this.requestId = error.requestId;
   }

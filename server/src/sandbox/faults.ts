@@ -1,3 +1,4 @@
+import { PayCheckoutError } from '../errors.js';
 /**
  * Fault switches, off by default: per endpoint (options, or `POST /sandbox/faults` in dev mode;
  * `*` applies to every endpoint) or per request (`X-Sandbox-Fault` header, dev mode only).
@@ -69,7 +70,12 @@ export function parseFaultHeader(header: string): FaultSettings {
   return settings;
 }
 
-export class FaultSettingsError extends Error {}
+/** Fault switches that are not what `validateFaults` takes (the sandbox answers a 400). */
+export class FaultSettingsError extends PayCheckoutError {
+  constructor(message: string) {
+    super('sandbox-faults', message);
+  }
+}
 
 export function validateFaults(input: unknown): FaultSettings {
   if (typeof input !== 'object' || input === null) {

@@ -2,6 +2,8 @@
  * The `Authorization: OAuth ...` header: each value percent-encoded and quoted, pairs joined by
  * `, ` (RFC 5849 section 3.5.1).
  */
+
+import { PayCheckoutError } from '../errors.js';
 import { percentEncode } from './oauth-base-string.js';
 
 export function buildAuthorizationHeader(
@@ -13,7 +15,12 @@ export function buildAuthorizationHeader(
   return `OAuth ${pairs.join(', ')}`;
 }
 
-export class MalformedAuthorizationHeader extends Error {}
+/** An Authorization header that is not `OAuth name="value", ...` (what the sandbox refuses). */
+export class MalformedAuthorizationHeader extends PayCheckoutError {
+  constructor(message: string) {
+    super('malformed-authorization', message);
+  }
+}
 
 const PAIR = /^\s*([A-Za-z0-9_.~-]+)\s*=\s*"([^"]*)"\s*$/;
 

@@ -5,7 +5,7 @@
  * still answers 200 to every repeat. Unsigned fields (`type`, `amount`) are kept, never keyed on:
  * varying them does not make a repeat new.
  */
-import { PayCheckoutError } from '../errors.js';
+import { StoreError } from './errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import {
@@ -84,7 +84,7 @@ export function createCallbackRepository(q: Executor) {
         signedKey,
       ]);
       if (!existing.rows[0]) {
-        throw new PayCheckoutError('store-callback', 'Duplicate callback vanished');
+        throw new StoreError('store-callback', 'Duplicate callback vanished');
       }
       return { isNew: false, callback: mapCallback(existing.rows[0]) };
     },

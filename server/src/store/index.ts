@@ -25,6 +25,7 @@ export {
   type Queryable,
   type QueryResult,
 } from './database.js';
+export { StoreError, type StoreErrorCode } from './errors.js';
 export {
   createHistoryRepository,
   type GatewayExchange,

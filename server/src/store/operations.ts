@@ -5,7 +5,7 @@
  * data: `data` is sanitised like the history). Status changes are compare-and-set.
  */
 import { randomUUID } from 'node:crypto';
-import { PayCheckoutError } from '../errors.js';
+import { StoreError } from './errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import {
@@ -132,7 +132,7 @@ export function createOperationRepository(q: Executor) {
           json(sanitizeRecord(input.data ?? {})),
         ],
       );
-      if (!created) throw new PayCheckoutError('store-insert', 'Operation insert returned no row');
+      if (!created) throw new StoreError('store-insert', 'Operation insert returned no row');
       return created;
     },
 

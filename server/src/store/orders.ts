@@ -9,7 +9,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Intent, OrderStatus } from '../../../contract/api-types.js';
-import { PayCheckoutError } from '../errors.js';
+import { StoreError } from './errors.js';
 import {
   assertMinor,
   assignments,
@@ -262,7 +262,7 @@ export function createOrderRepository(q: Executor) {
           ...params,
         ],
       );
-      if (!order) throw new PayCheckoutError('store-insert', 'Order insert returned no row');
+      if (!order) throw new StoreError('store-insert', 'Order insert returned no row');
       return order;
     },
 

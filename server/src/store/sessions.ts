@@ -8,7 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Intent, PayMode, SessionState } from '../../../contract/api-types.js';
-import { PayCheckoutError } from '../errors.js';
+import { StoreError } from './errors.js';
 import {
   createOrderRepository,
   FAILED_ORDER_STATUSES,
@@ -218,7 +218,7 @@ export function createSessionRepository(q: Executor) {
             input.maxAttempts ?? 5,
           ],
         );
-        if (!rows[0]) throw new PayCheckoutError('store-insert', 'Session insert returned no row');
+        if (!rows[0]) throw new StoreError('store-insert', 'Session insert returned no row');
         const session = mapSession(rows[0]);
         const order = await createOrderRepository(tx).create({
           clientOrderId: session.clientOrderId,
@@ -318,7 +318,7 @@ export function createSessionRepository(q: Executor) {
         });
         if (!started.won || !started.order) {
           // Only a claim moves an open session's order: anything else is a broken invariant.
-          throw new PayCheckoutError(
+          throw new StoreError(
             'store-invariant',
             `Order of open session ${session.id} is ${started.order?.status ?? 'missing'}`,
           );

@@ -2,8 +2,9 @@
  * Small helpers shared by the repositories: column value conversion (the two engines return
  * bigint and timestamps differently), JSON parameters, and transactions that nest.
  */
-import { PayCheckoutError } from '../errors.js';
+
 import type { Database, Queryable } from './database.js';
+import { StoreError } from './errors.js';
 
 /** What a repository runs its SQL on: the database itself, or an open transaction. */
 export type Executor = Queryable & Partial<Pick<Database, 'transaction' | 'readOnly' | 'writes'>>;
@@ -20,7 +21,7 @@ export function inTransaction<T>(q: Executor, fn: (tx: Queryable) => Promise<T>)
 export function toInt(value: unknown, column: string): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isSafeInteger(n)) {
-    throw new PayCheckoutError('store-integer', `Column ${column} is not a safe integer`);
+    throw new StoreError('store-integer', `Column ${column} is not a safe integer`);
   }
   return n;
 }
@@ -76,10 +77,7 @@ export function json(value: unknown): string | null {
 /** Money in minor units must be a non-negative safe integer before it reaches SQL. */
 export function assertMinor(value: number, what: string): void {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new PayCheckoutError(
-      'store-amount',
-      `${what} must be a non-negative integer of minor units`,
-    );
+    throw new StoreError('store-amount', `${what} must be a non-negative integer of minor units`);
   }
 }
 
@@ -97,7 +95,7 @@ export function assignments(
   for (const [field, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     const spec = columns[field];
-    if (!spec) throw new PayCheckoutError('store-field', `Unknown field ${field}`);
+    if (!spec) throw new StoreError('store-field', `Unknown field ${field}`);
     params.push(spec.encode ? spec.encode(value) : value);
     sql.push(`${spec.column} = $${offset + params.length}${spec.cast ? `::${spec.cast}` : ''}`);
   }
@@ -112,7 +110,7 @@ export function encodeCursor(seq: number): string {
 export function decodeCursor(cursor: string): number {
   const n = Number(Buffer.from(cursor, 'base64url').toString());
   if (!Number.isSafeInteger(n) || n < 0) {
-    throw new PayCheckoutError('store-cursor', 'Malformed list cursor');
+    throw new StoreError('store-cursor', 'Malformed list cursor');
   }
   return n;
 }

@@ -5,7 +5,7 @@
  * two instances polling at once do not send the same webhook twice.
  */
 import { randomUUID } from 'node:crypto';
-import { PayCheckoutError } from '../errors.js';
+import { StoreError } from './errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import {
@@ -87,7 +87,7 @@ export function createWebhookRepository(q: Executor) {
           input.notBefore ?? null,
         ],
       );
-      if (!rows[0]) throw new PayCheckoutError('store-insert', 'Webhook insert returned no row');
+      if (!rows[0]) throw new StoreError('store-insert', 'Webhook insert returned no row');
       return mapWebhook(rows[0]);
     },
 
