@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { BROWSER } from '../server/checkout/fixtures.js';
 import { PHONE, screenshot } from './support/browser.js';
 import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
@@ -276,7 +277,7 @@ describe('another card after a failure, in the same element', SHOPPERS_AT_ONCE, 
       'Payment declined',
     );
     // A page that sends a sixth payment by hand gets a 409; nothing reaches the gateway.
-    const sixth = await page.evaluate(async () => {
+    const sixth = await page.evaluate(async (browser) => {
       const el = document.querySelector('pay-checkout');
       const res = await fetch(`${el?.getAttribute('backend')}/widget/pay`, {
         method: 'POST',
@@ -292,20 +293,11 @@ describe('another card after a failure, in the same element', SHOPPERS_AT_ONCE, 
             cvc: '123',
             holder: 'A S',
           },
-          browser: {
-            colorDepth: 24,
-            javaEnabled: false,
-            javascriptEnabled: true,
-            language: 'en',
-            screenHeight: 800,
-            screenWidth: 1200,
-            timezoneOffset: 0,
-            challengeWindowSize: '02',
-          },
+          browser,
         }),
       });
       return { status: res.status, body: await res.json() };
-    });
+    }, BROWSER);
     assert.equal(sixth.status, 409);
     assert.equal(sixth.body.error.code, 'attempts-exhausted');
     const order = await harness.order(orderId);

@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { BROWSER } from '../server/checkout/fixtures.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -332,16 +333,7 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
             cvc: '123',
             holder: 'A S',
           },
-          browser: {
-            colorDepth: 24,
-            javaEnabled: false,
-            javascriptEnabled: true,
-            language: 'en',
-            screenHeight: 800,
-            screenWidth: 1200,
-            timezoneOffset: 0,
-            challengeWindowSize: '02',
-          },
+          browser: BROWSER,
         }),
       });
       for (let i = 0; i < 10 && action.body.action === 'wait'; i++)

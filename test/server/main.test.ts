@@ -11,6 +11,16 @@ import { type Stopping, start, startupFailureLine, stopAll } from '../../server/
 import { SandboxConfigError } from '../../server/src/sandbox/index.js';
 import { copyNewDataFolder } from '../support/pglite-cache.js';
 
+/** `server` on 127.0.0.1, free ports, DATA_DIR `root`, with the sandbox asked for by name. */
+const sandboxServer = (root: string) => ({
+  DATA_DIR: root,
+  PORT: '0',
+  SANDBOX_PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  SANDBOX: '1',
+});
+
 describe('main', () => {
   it('sandbox with DATA_DIR in folders that do not exist yet: creates them and starts', async () => {
     const root = await mkdtemp(join(tmpdir(), 'main-test-'));
@@ -50,18 +60,7 @@ describe('main', () => {
     try {
       // A data folder made earlier (the first start of one is the test above).
       await copyNewDataFolder(join(root, 'pglite'));
-      const started = await start(
-        'server',
-        {
-          DATA_DIR: root,
-          PORT: '0',
-          SANDBOX_PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'silent',
-          SANDBOX: '1',
-        },
-        stopping,
-      );
+      const started = await start('server', sandboxServer(root), stopping);
       // One embedded database for the backend and its sandbox, each in its own schema; the
       // sandbox's folder keeps only its dev merchant's key pair.
       assert.ok((await stat(join(root, 'pglite', 'PG_VERSION'))).isFile());
@@ -101,19 +100,7 @@ describe('main', () => {
       await assert.rejects(fetch(`${started.backendUrl}/healthz`));
       // --fresh: the shared database starts empty; the dev secrets stay.
       const secrets = await readFile(join(root, 'dev-secrets.json'), 'utf8');
-      const again = await start(
-        'server',
-        {
-          DATA_DIR: root,
-          PORT: '0',
-          SANDBOX_PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'silent',
-          SANDBOX: '1',
-        },
-        stopping,
-        { fresh: true },
-      );
+      const again = await start('server', sandboxServer(root), stopping, { fresh: true });
       assert.ok(again.text.startsWith(`Starting clean: removed the embedded data in ${root}.\n`));
       assert.equal(await again.sandbox?.store.useNonce('main-test', 'n-1', 2, 60_000), true);
       assert.equal(await readFile(join(root, 'dev-secrets.json'), 'utf8'), secrets);
@@ -130,16 +117,7 @@ describe('main', () => {
       await copyNewDataFolder(join(root, 'pglite'));
       const started = await start(
         'server',
-        {
-          DATA_DIR: root,
-          PORT: '0',
-          SANDBOX_PORT: '0',
-          HOST: '127.0.0.1',
-          LOG_LEVEL: 'silent',
-          SANDBOX: '1',
-          REQUEST_TIMEOUT_SECONDS: '1',
-          MAX_CONNECTIONS: '2',
-        },
+        { ...sandboxServer(root), REQUEST_TIMEOUT_SECONDS: '1', MAX_CONNECTIONS: '2' },
         stopping,
       );
       const { port } = started.backendAddress as { port: number };

@@ -253,6 +253,15 @@ export const CheckoutSessionView = z.object({
 
 export const OrderList = z.object({ orders: z.array(Order), nextCursor: z.string().nullable() });
 
+/** A page of a list: its size, and the cursor of the previous page's `nextCursor`. */
+const PAGE = {
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
+    .optional(),
+};
+
 export const ListOrdersQuery = z
   .object({
     status: z
@@ -263,11 +272,7 @@ export const ListOrdersQuery = z
       .meta({ description: 'One status, or several separated by commas.' }),
     createdFrom: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
     createdTo: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
-    cursor: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
-      .optional(),
+    ...PAGE,
   })
   .strict();
 
@@ -288,11 +293,7 @@ export const ListEventsQuery = z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((v) => v === 'true')
       .optional(),
-    limit: z.coerce.number().int().min(1).max(500).default(50),
-    cursor: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
-      .optional(),
+    ...PAGE,
   })
   .strict();
 
