@@ -167,7 +167,7 @@ Where the time goes, from the page's resource timings (ms after the click):
 
 ${browserTable(result)}
 
-Before issue 14's work (commit 91cf370, 2026-11-22) this bench measured a median of 161 ms
+Before the speed work (commit 91cf370, 2026-11-22) this bench measured a median of 161 ms
 (p90 178 ms), not the 825 ms the issue reports, which it does not reproduce: the callback already
 woke the waiting long poll. Since then the long poll listens for news for its whole length (a
 callback landing while it reads the store no longer waits out a poll pause), and the polls follow

@@ -158,7 +158,7 @@ the ratios are the figures to trust. Wall time: ${Object.entries(seconds)
 
 ## Targets
 
-The figures issue 14 set a target for, from this run, beside the figure each replaced.
+The figures with a target, from this run, beside the figure each replaced.
 
 ${targetsTable([
   ...speedTargets(backend, browser),
@@ -196,10 +196,10 @@ ${table(
 Budget: at most ${b(widget.budgetGzip)} gzip with Lit: **${widget.withinBudget ? 'within' : 'OVER'}**
 (${((widget.cdn.gzip / widget.budgetGzip) * 100).toFixed(0)} % of it).
 
-Target of issue 14 ("Light and fast"): at most ${b(widget.targetGzip)} gzip with Lit:
+Target ("Light and fast"): at most ${b(widget.targetGzip)} gzip with Lit:
 **${b(widget.cdn.gzip)}, ${widget.withinTarget ? 'within' : 'OVER'}**. It replaces ${b(widget.beforeGzip)}, the
-figure of the previous RESULTS.md; when issue 14 began the file built to ${b(widget.startGzip)} (issues
-10-13 had grown the widget since that run).
+figure of the previous RESULTS.md; when the size work began the file built to ${b(widget.startGzip)} (later
+features had grown the widget since that run).
 
 The ten largest contributors to the CDN file, by source file (read from the source map of the
 same build${widget.contributors.matchesFile ? '' : '; **dist/cdn was older than the sources: rebuild**'}).
@@ -286,7 +286,7 @@ made through the merchant API and paid through the widget API by ${startup.concu
 shoppers with the sandbox's approved, declined, insufficient-funds and unknown-then-approved
 cards, and five order list reads. RSS is the process's VmRSS (/proc); the first start
 initialises its database in a child process, so "peak with children" is the sampled (100 ms)
-peak of the process and its children together. Targets (issue 14): at most 400 MiB after traffic,
+peak of the process and its children together. Targets: at most 400 MiB after traffic,
 /readyz within 3 s on an existing folder and 8 s on a new one.
 
 ${startTable(startup)}

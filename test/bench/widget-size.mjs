@@ -192,7 +192,7 @@ if (isMain) {
     `\nbudget: ${kb(BUDGET_GZIP)} gzip with Lit -> ${result.withinBudget ? 'within' : 'OVER'} (${result.cdn.gzip} bytes)`,
   );
   console.log(
-    `target (issue 14): ${TARGET_GZIP} bytes gzip -> ${result.withinTarget ? 'within' : 'OVER'} (${result.cdn.gzip} bytes; RESULTS.md had ${BEFORE_GZIP}, the build ${START_GZIP} when issue 14 began)`,
+    `target: ${TARGET_GZIP} bytes gzip -> ${result.withinTarget ? 'within' : 'OVER'} (${result.cdn.gzip} bytes; RESULTS.md had ${BEFORE_GZIP}, the build ${START_GZIP} when the size work began)`,
   );
   const { rows: top, matchesFile } = result.contributors;
   console.log(

@@ -4,7 +4,7 @@
  * Each round names the commit it measured and how, so its figures can be reproduced.
  */
 
-export const FIRST_ROUND = `Before issue 14's work, the same bench on commit 91cf370 (2026-11-22, load average about 5)
+export const FIRST_ROUND = `Before the speed work, the same bench on commit 91cf370 (2026-11-22, load average about 5)
 profiled a session read on PGlite at 2,126 µs of backend CPU against 183 µs for the bare handler
 (ratio 0.082× in that run): 43 % PGlite, for two queries per read, each parsed and planned afresh
 (PGlite's \`query()\` sends every call as an unnamed statement, in six round trips into the WASM
