@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { BROWSER } from '../server/checkout/fixtures.js';
+import { BROWSER } from '../support/fixtures.js';
 import { PHONE, screenshot } from './support/browser.js';
 import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {

@@ -18,8 +18,8 @@ import {
   MERCHANT_API_KEY,
   type Sandbox,
   startSandbox,
-} from '../server/checkout/harness.js';
-import { CUSTOMER, uniqueOrderId } from '../server/checkout/shopper.js';
+} from '../support/harness.js';
+import { CUSTOMER, uniqueOrderId } from '../support/shopper.js';
 import { DESKTOP, launchBrowser } from './support/browser.js';
 import {
   answerChallenge,

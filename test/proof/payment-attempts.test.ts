@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { NextAction } from '../../contract/api-types.js';
 import type { SandboxOptions } from '../../server/src/sandbox/index.js';
 import type { CheckoutStore, Order } from '../../server/src/store/index.js';
-import { pgliteStore, postgresStore, type TestStore } from '../server/checkout/stores.js';
+import { pgliteStore, postgresStore, type TestStore } from '../support/stores.js';
 import {
   type Backend,
   card,

@@ -2,7 +2,7 @@
  * The bench's HTTP client: a merchant creating checkout sessions, and a shopper paying with the
  * sandbox's approved test card the way <pay-checkout> does (pay, then follow /widget/next).
  */
-import { BROWSER, CUSTOMER } from '../../server/checkout/fixtures.js';
+import { BROWSER, CUSTOMER } from '../../support/fixtures.js';
 import { ALLOWED_ORIGIN } from '../stack/start.js';
 
 export interface TestCard {

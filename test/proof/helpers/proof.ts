@@ -17,7 +17,7 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../server/checkout/harness.js';
+} from '../../support/harness.js';
 import { memorySchema } from '../../support/memory-schemas.js';
 
 export {
@@ -32,7 +32,7 @@ export {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../server/checkout/harness.js';
+} from '../../support/harness.js';
 export {
   BROWSER,
   type Card,
@@ -46,7 +46,7 @@ export {
   runMethod,
   Shopper,
   uniqueOrderId,
-} from '../../server/checkout/shopper.js';
+} from '../../support/shopper.js';
 
 export interface Pair {
   db: Database;

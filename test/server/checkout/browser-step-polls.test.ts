@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { NextAction } from '../../../contract/api-types.js';
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
-import { createSession, runChallenge, Shopper } from './shopper.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import { createSession, runChallenge, Shopper } from '../../support/shopper.js';
 
 const CHALLENGE = TEST_CARDS.find((c) => c.scenario === '3ds2-challenge-no-method')!;
 const STEP_POLL_MS = 300;

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FetchLike } from '../../../server/src/gateway/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
-import { createSession, merchant, Shopper } from './shopper.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import { createSession, merchant, Shopper } from '../../support/shopper.js';
 
 interface Gate {
   /** The status answers still to hide `card-ref-id` from (Infinity: all of them). */

@@ -21,8 +21,15 @@ import {
   startBackend,
   startSandbox,
   withSandboxAndBackend,
-} from './harness.js';
-import { createSession, merchant, parseForm, postForm, returnMessage, Shopper } from './shopper.js';
+} from '../../support/harness.js';
+import {
+  createSession,
+  merchant,
+  parseForm,
+  postForm,
+  returnMessage,
+  Shopper,
+} from '../../support/shopper.js';
 
 const card = (scenario: string) => {
   const found = TEST_CARDS.find((c) => c.scenario === scenario);

@@ -4,8 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Backend, withSandboxAndBackend } from './harness.js';
-import { CUSTOMER, createSession, merchant, Shopper, uniqueOrderId } from './shopper.js';
+import { type Backend, withSandboxAndBackend } from '../../support/harness.js';
+import {
+  CUSTOMER,
+  createSession,
+  merchant,
+  Shopper,
+  uniqueOrderId,
+} from '../../support/shopper.js';
 
 const APPROVED = { pan: '4000000000000002' };
 

@@ -6,8 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FetchLike } from '../../../server/src/gateway/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
-import { CUSTOMER, createSession, merchant, Shopper, uniqueOrderId } from './shopper.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import {
+  CUSTOMER,
+  createSession,
+  merchant,
+  Shopper,
+  uniqueOrderId,
+} from '../../support/shopper.js';
 
 describe('merchant API: card refs, rebills, recurring, payouts, transfers, verification, hosted forms', () => {
   let sb: Sandbox;

@@ -13,8 +13,8 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from './harness.js';
-import { CUSTOMER, createSession, merchant, Shopper } from './shopper.js';
+} from '../../support/harness.js';
+import { CUSTOMER, createSession, merchant, Shopper } from '../../support/shopper.js';
 
 const APPROVED = { pan: '4000000000000002' };
 

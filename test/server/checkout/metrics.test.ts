@@ -1,8 +1,8 @@
 /** `GET /metrics`: behind its own token, off without one, and a payment's counters move. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
-import { createSession, Shopper } from './shopper.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import { createSession, Shopper } from '../../support/shopper.js';
 
 const TOKEN = 'metrics-token-0123456789';
 

@@ -9,9 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { verifyWebhook } from '../../../server/src/checkout/webhook-signature.js';
 import type { FetchLike } from '../../../server/src/gateway/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
-import { createSession, merchant, runChallenge, runMethod, Shopper } from './shopper.js';
-import { postgresStore } from './stores.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import {
+  createSession,
+  merchant,
+  runChallenge,
+  runMethod,
+  Shopper,
+} from '../../support/shopper.js';
+import { postgresStore } from '../../support/stores.js';
 
 /** Drops the answer of every sale (the sandbox commits it, then cuts the connection). */
 function dropSales(counter: { sales: number }): FetchLike {
@@ -80,7 +86,7 @@ describe('reliability', () => {
           cvc: '123',
           holder: 'A',
         },
-        browser: (await import('./shopper.js')).BROWSER,
+        browser: (await import('../../support/shopper.js')).BROWSER,
       });
       assert.equal(again.body.order.status, 'approved');
       assert.equal(counter.sales, 1);
@@ -102,7 +108,7 @@ describe('reliability', () => {
           cvc: '123',
           holder: 'A',
         },
-        browser: (await import('./shopper.js')).BROWSER,
+        browser: (await import('../../support/shopper.js')).BROWSER,
       });
       // Whatever the pay call saw, make it look untouched since, then let the reconciler run.
       for (

@@ -11,8 +11,8 @@ import {
   type Sandbox,
   startBackend,
   withSandboxAndBackend,
-} from './harness.js';
-import { createSession, Shopper } from './shopper.js';
+} from '../../support/harness.js';
+import { createSession, Shopper } from '../../support/shopper.js';
 
 describe('health, cancel, hosted mode', () => {
   let sb: Sandbox;
@@ -104,7 +104,7 @@ describe('health, cancel, hosted mode', () => {
         cvc: '123',
         holder: 'A',
       },
-      browser: (await import('./shopper.js')).BROWSER,
+      browser: (await import('../../support/shopper.js')).BROWSER,
     });
     assert.equal(pay.body.order.orderId, session.orderId);
   });

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Backend, type Sandbox, startBackend, startSandbox } from './harness.js';
-import { createSession, merchant, Shopper } from './shopper.js';
+import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import { createSession, merchant, Shopper } from '../../support/shopper.js';
 
 describe('test mode', () => {
   let sb: Sandbox;

@@ -17,8 +17,8 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../checkout/harness.js';
-import { CUSTOMER, Shopper, uniqueOrderId } from '../checkout/shopper.js';
+} from '../../support/harness.js';
+import { CUSTOMER, Shopper, uniqueOrderId } from '../../support/shopper.js';
 
 const APPROVED = TEST_CARDS.find((c) => c.scenario === 'approved');
 

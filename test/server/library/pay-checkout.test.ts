@@ -18,8 +18,8 @@ import {
   MERCHANT_ORIGIN,
   type Sandbox,
   startSandbox,
-} from '../checkout/harness.js';
-import { createSession, merchant, Shopper } from '../checkout/shopper.js';
+} from '../../support/harness.js';
+import { createSession, merchant, Shopper } from '../../support/shopper.js';
 
 const card = (scenario: string) => {
   const found = TEST_CARDS.find((c) => c.scenario === scenario);

@@ -8,18 +8,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { after, before } from 'node:test';
-import type { CheckoutApp, CheckoutDeps } from '../../../server/src/checkout/app.js';
-import { createCheckoutApp } from '../../../server/src/checkout/app.js';
-import type { Timing } from '../../../server/src/checkout/context.js';
-import { createLogger } from '../../../server/src/checkout/logger.js';
-import type { CheckoutConfig } from '../../../server/src/config.js';
+import type { CheckoutApp, CheckoutDeps } from '../../server/src/checkout/app.js';
+import { createCheckoutApp } from '../../server/src/checkout/app.js';
+import type { Timing } from '../../server/src/checkout/context.js';
+import { createLogger } from '../../server/src/checkout/logger.js';
+import type { CheckoutConfig } from '../../server/src/config.js';
 import {
   createSandboxApp,
   type SandboxApp,
   type SandboxOptions,
-} from '../../../server/src/sandbox/index.js';
-import type { CheckoutStore } from '../../../server/src/store/index.js';
-import { memoryCheckoutStore, withSandboxSchema } from '../../support/memory-schemas.js';
+} from '../../server/src/sandbox/index.js';
+import type { CheckoutStore } from '../../server/src/store/index.js';
+import { memoryCheckoutStore, withSandboxSchema } from './memory-schemas.js';
 
 export const MERCHANT_API_KEY = 'test-merchant-api-key-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789-abcdef';

@@ -3,7 +3,7 @@
  * sandbox's ACS pages by following their forms, posting to our return pages as the ACS would.
  */
 import assert from 'node:assert/strict';
-import type { NextAction, ReturnMessage } from '../../../contract/api-types.js';
+import type { NextAction, ReturnMessage } from '../../contract/api-types.js';
 import { BROWSER, CUSTOMER } from './fixtures.js';
 import { MERCHANT_API_KEY, MERCHANT_ORIGIN } from './harness.js';
 

@@ -16,7 +16,7 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from './harness.js';
+} from '../../support/harness.js';
 import {
   BROWSER,
   CUSTOMER,
@@ -26,8 +26,8 @@ import {
   returnMessage,
   Shopper,
   uniqueOrderId,
-} from './shopper.js';
-import { dumpStore, pgliteStore, postgresStore, type TestStore } from './stores.js';
+} from '../../support/shopper.js';
+import { dumpStore, pgliteStore, postgresStore, type TestStore } from '../../support/stores.js';
 
 /** Not a sandbox table card: follows the CVV rules (123 approves). Distinctive for the search. */
 const PAN = '4242424242424242';

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type CheckoutStore, openCheckoutStore } from '../../../server/src/store/index.js';
-import { memoryCheckoutStore } from '../../support/memory-schemas.js';
+import { type CheckoutStore, openCheckoutStore } from '../../server/src/store/index.js';
+import { memoryCheckoutStore } from './memory-schemas.js';
 
 export const TEST_DATABASE_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

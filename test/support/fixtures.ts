@@ -2,7 +2,7 @@
  * The browser fields and the customer every scripted shopper uses. No imports of running code, so
  * the benchmark's client process can use them without loading the servers.
  */
-import type { BrowserInfo } from '../../../contract/api-types.js';
+import type { BrowserInfo } from '../../contract/api-types.js';
 
 export const BROWSER: BrowserInfo = {
   colorDepth: 24,
