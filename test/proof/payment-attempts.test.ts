@@ -138,6 +138,16 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
       assert.deepEqual(await events(session.orderId), ['order.approved 2', 'payment.declined 1']);
       // Read by the attempt's own id, the merchant gets the order it belongs to.
       assert.equal((await order(`${session.orderId}-2`)).body.orderId, session.orderId);
+      // Listed once, by the status it has now (its kept attempt's), not its first attempt's.
+      const listed = async (status: string) =>
+        (await merchant(a.url, 'GET', `/v1/orders?status=${status}&limit=500`)).body.orders.map(
+          (o: { orderId: string }) => o.orderId,
+        );
+      assert.deepEqual(
+        (await listed('approved')).filter((id: string) => id.startsWith(session.orderId)),
+        [session.orderId],
+      );
+      assert.ok(!(await listed('declined')).includes(session.orderId));
     });
 
     it('the cap: the attempt after the last allowed is a 409 attempts-exhausted, nothing sent', async () => {

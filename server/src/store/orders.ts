@@ -416,8 +416,14 @@ export function createOrderRepository(q: Executor) {
         where.push(sql.replace('?', `$${params.length}`));
       };
       if (filter.status !== undefined) {
+        // The order's status is its kept attempt's (the approved one), else its latest attempt's.
         add(
-          'status = any(?::text[])',
+          `coalesce(
+             (select k.status from orders k where k.session_id = o.session_id
+                and k.status = 'approved' and k.reversal_reason is null limit 1),
+             (select l.status from orders l where l.session_id = o.session_id
+                order by l.attempt desc limit 1),
+             o.status) = any(?::text[])`,
           Array.isArray(filter.status) ? filter.status : [filter.status],
         );
       }
@@ -428,7 +434,7 @@ export function createOrderRepository(q: Executor) {
       where.push('attempt = 1');
       params.push(limit + 1);
       const { rows } = await q.query(
-        `select * from orders ${where.length ? `where ${where.join(' and ')}` : ''}
+        `select o.* from orders o ${where.length ? `where ${where.join(' and ')}` : ''}
          order by seq desc limit $${params.length}`,
         params,
       );
