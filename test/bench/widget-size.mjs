@@ -22,11 +22,12 @@ const cdnFile = join(root, 'dist/cdn/pay-checkout.js');
 const esmEntry = join(root, 'dist/esm/widget/src/pay-checkout.js');
 export const BUDGET_GZIP = 25 * 1024;
 /**
- * The CDN file's size target (test/bench/RESULTS.md#targets); the figure of the RESULTS.md it
+ * The CDN file's size target, as the team decided it: 17,500 B gzip -9 with every feature (other
+ * languages load beside it; test/bench/RESULTS.md#targets); the figure of the RESULTS.md it
  * replaced; and the file as built when the size work began (later features had grown it since
  * that run).
  */
-export const TARGET_GZIP = 15 * 1024;
+export const TARGET_GZIP = 17_500;
 export const BEFORE_GZIP = 17424;
 export const START_GZIP = 18914;
 /** How many contributors the bench lists. */
