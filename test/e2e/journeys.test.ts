@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { BROWSER } from '../support/fixtures.js';
+import { APPROVED_CARD_INPUT, BROWSER } from '../support/fixtures.js';
 import { PHONE, screenshot } from './support/browser.js';
 import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
@@ -277,27 +277,24 @@ describe('another card after a failure, in the same element', SHOPPERS_AT_ONCE, 
       'Payment declined',
     );
     // A page that sends a sixth payment by hand gets a 409; nothing reaches the gateway.
-    const sixth = await page.evaluate(async (browser) => {
-      const el = document.querySelector('pay-checkout');
-      const res = await fetch(`${el?.getAttribute('backend')}/widget/pay`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${el?.getAttribute('session')}`,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({
-          card: {
-            number: '4000000000000002',
-            expMonth: '12',
-            expYear: '2030',
-            cvc: '123',
-            holder: 'A S',
+    const sixth = await page.evaluate(
+      async ({ card, browser }) => {
+        const el = document.querySelector('pay-checkout');
+        const res = await fetch(`${el?.getAttribute('backend')}/widget/pay`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${el?.getAttribute('session')}`,
+            'Content-Type': 'application/json',
           },
-          browser,
-        }),
-      });
-      return { status: res.status, body: await res.json() };
-    }, BROWSER);
+          body: JSON.stringify({
+            card,
+            browser,
+          }),
+        });
+        return { status: res.status, body: await res.json() };
+      },
+      { card: APPROVED_CARD_INPUT, browser: BROWSER },
+    );
     assert.equal(sixth.status, 409);
     assert.equal(sixth.body.error.code, 'attempts-exhausted');
     const order = await harness.order(orderId);

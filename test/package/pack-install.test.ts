@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { BROWSER } from '../support/fixtures.js';
+import { APPROVED_CARD_INPUT, BROWSER } from '../support/fixtures.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -326,13 +326,7 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
         method: 'POST',
         headers: widget,
         body: JSON.stringify({
-          card: {
-            number: '4000000000000002',
-            expMonth: '12',
-            expYear: '2030',
-            cvc: '123',
-            holder: 'A S',
-          },
+          card: APPROVED_CARD_INPUT,
           browser: BROWSER,
         }),
       });

@@ -15,6 +15,15 @@ export const BROWSER: BrowserInfo = {
   challengeWindowSize: '03',
 };
 
+/** The sandbox's approved card as `POST /widget/pay` takes it (scripts that build the body by hand). */
+export const APPROVED_CARD_INPUT = {
+  number: '4000000000000002',
+  expMonth: '12',
+  expYear: '2030',
+  cvc: '123',
+  holder: 'John Smith',
+};
+
 export const CUSTOMER = {
   email: 'john.smith@example.com',
   firstName: 'John',

@@ -54,9 +54,7 @@ export function callbackRouter(ctx: Context): Router {
       res.type('text/plain').send('OK');
       return;
     }
-    const known = recorded.isNew ? await ctx.store.orders.getByGatewayOrderId(orderid) : null;
-    if (known) ctx.metrics.callback(known);
-    await wakeOnHint(ctx, { orderid, clientOrderId });
+    await wakeOnHint(ctx, { orderid, clientOrderId }, (order) => ctx.metrics.callback(order));
     await ctx.store.callbacks.markProcessed(recorded.callback.id);
     res.type('text/plain').send('OK');
   });

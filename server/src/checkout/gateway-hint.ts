@@ -44,10 +44,16 @@ async function orderOf(ctx: Context, hint: GatewayHint): Promise<Order | null> {
 /**
  * Asks the gateway about everything the hint names that is still pending (the order's payment,
  * its capture/void/return, a merchant operation on that orderid) and applies what it says.
- * Answers the order, as it now stands, when the hint named one.
+ * Answers the order, as it now stands, when the hint named one. `found`: sees the order as it
+ * stood before anything was asked (a callback's lag is measured from it).
  */
-export async function wakeOnHint(ctx: Context, hint: GatewayHint): Promise<Order | null> {
+export async function wakeOnHint(
+  ctx: Context,
+  hint: GatewayHint,
+  found?: (order: Order) => void,
+): Promise<Order | null> {
   let order = await orderOf(ctx, hint);
+  if (order) found?.(order);
   if (order && isPending(order)) order = await pollOnce(ctx, order);
   const gatewayOrderId = order?.gatewayOrderId ?? hint.orderid;
   for (const operation of await ctx.store.operations.pendingOnGatewayOrder(gatewayOrderId)) {

@@ -220,6 +220,23 @@ export function createOrderRepository(q: Executor) {
     return won ? { won: true, order: won } : { won: false, order: await get(id) };
   };
 
+  /** The attempts of several sessions' orders in one query (a page of orders), by session. */
+  const attemptsOfSessions = async (
+    sessionIds: readonly string[],
+  ): Promise<Map<string, Order[]>> => {
+    const bySession = new Map<string, Order[]>();
+    if (sessionIds.length === 0) return bySession;
+    const { rows } = await q.query(
+      'select * from orders where session_id = any($1::text[]) order by session_id, attempt',
+      [[...sessionIds]],
+    );
+    for (const order of rows.map(mapOrder)) {
+      const id = order.sessionId as string;
+      bySession.set(id, [...(bySession.get(id) ?? []), order]);
+    }
+    return bySession;
+  };
+
   return {
     async create(input: NewOrder): Promise<Order> {
       assertMinor(input.amountMinor, 'amountMinor');
@@ -359,13 +376,10 @@ export function createOrderRepository(q: Executor) {
     },
 
     /** The payment attempts of a checkout session's order, first to last. */
-    async attemptsOf(sessionId: string): Promise<Order[]> {
-      const { rows } = await q.query(
-        'select * from orders where session_id = $1 order by attempt',
-        [sessionId],
-      );
-      return rows.map(mapOrder);
-    },
+    attemptsOf: async (sessionId: string): Promise<Order[]> =>
+      (await attemptsOfSessions([sessionId])).get(sessionId) ?? [],
+
+    attemptsOfSessions,
 
     /** A pending attempt whose bank page the shopper left: once, and only while pending. */
     markAbandoned: (id: string) =>

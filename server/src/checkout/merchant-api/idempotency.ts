@@ -14,7 +14,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { hashRequestBody } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { HttpError } from '../errors.js';
-import { signSessionToken } from '../widget-api/jwt.js';
+import type { RouteSpec } from './route-spec.js';
 
 const KEY = /^[A-Za-z0-9._:-]{1,255}$/;
 
@@ -54,31 +54,26 @@ export function keyedOperationId(res: Response): string | undefined {
   return createHash('sha256').update(`${keyed.scope}\n${keyed.key}`).digest('hex').slice(0, 32);
 }
 
-/** The one route whose answer carries a secret: a new checkout session and its widget token. */
-const SESSION_CREATION = 'POST /checkout-sessions {}';
+type SecretField = RouteSpec['secretField'];
 
-/**
- * What the key's record keeps of an answer: a session's widget token is no data to keep at rest
- * (a read of the table would pay in that session), so it is left out, and signed again on replay
- * for the same session and expiry.
- */
-function kept(scope: string, body: unknown): unknown {
-  if (scope !== SESSION_CREATION || typeof body !== 'object' || body === null) return body;
-  const { token: _token, ...rest } = body as Record<string, unknown>;
+/** What the key's record keeps of an answer: all of it but the route's secret field. */
+function kept(secret: SecretField, body: unknown): unknown {
+  if (!secret || typeof body !== 'object' || body === null) return body;
+  const { [secret.name]: _secret, ...rest } = body as Record<string, unknown>;
   return rest;
 }
 
-function replayed(ctx: Context, scope: string, body: unknown): unknown {
-  const session = body as { id?: unknown; expiresAt?: unknown } | null;
-  if (scope !== SESSION_CREATION || typeof session?.id !== 'string') return body;
-  if (typeof session.expiresAt !== 'string') return body;
-  const token = signSessionToken(ctx.config.jwtSecret, session.id, new Date(session.expiresAt));
-  return { ...session, token };
+/** A kept answer as it is replayed: its secret field made again (the same session, expiry...). */
+function replayed(secret: SecretField, body: unknown): unknown {
+  if (!secret || typeof body !== 'object' || body === null) return body;
+  const answer = body as Record<string, unknown>;
+  const value = secret.remake(answer);
+  return value === undefined ? answer : { ...answer, [secret.name]: value };
 }
 
 /** Route middleware of every merchant POST (route-spec.ts mounts it after the route matched). */
-export function idempotency(ctx: Context): RequestHandler {
-  return async (req, res, next) => {
+export function idempotency(ctx: Context): (spec: RouteSpec) => RequestHandler {
+  return (spec) => async (req, res, next) => {
     if (req.method !== 'POST') return next();
     const key = req.get('idempotency-key');
     if (key === undefined) return next();
@@ -106,7 +101,7 @@ export function idempotency(ctx: Context): RequestHandler {
       res
         .set('Idempotent-Replayed', 'true')
         .status(begun.status)
-        .json(replayed(ctx, scope, begun.body));
+        .json(replayed(spec.secretField, begun.body));
       return;
     }
     if (begun.outcome === 'mismatch') {
@@ -136,7 +131,7 @@ export function idempotency(ctx: Context): RequestHandler {
         status >= 500 || res.locals.answerForNow === true
           ? ctx.store.idempotency.abandon(scope, key)
           : ctx.store.idempotency
-              .complete(scope, key, { status, body: kept(scope, body) })
+              .complete(scope, key, { status, body: kept(spec.secretField, body) })
               .then(() => undefined);
       settle.then(
         () => json(body),

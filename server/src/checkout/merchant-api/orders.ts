@@ -5,7 +5,7 @@ import { SigningError, toControlCents, toMinorUnits } from '../../signing/index.
 import type { Order as StoredOrder } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
-import { merchantOrderOf } from '../payments/attempts.js';
+import { merchantOrderOf, speakingFor } from '../payments/attempts.js';
 import { isPending, pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
@@ -98,7 +98,14 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
         limit: query.limit,
         ...(query.cursor ? { cursor: query.cursor } : {}),
       });
-      res.json({ orders: await Promise.all(page.orders.map(view)), nextCursor: page.nextCursor });
+      // Every listed order's attempts in one read, not one read an order.
+      const sessionIds = page.orders.flatMap((o) => (o.sessionId ? [o.sessionId] : []));
+      const bySession = await ctx.store.orders.attemptsOfSessions(sessionIds);
+      const orders = page.orders.map((row) => {
+        const { order, attempts } = speakingFor(row, bySession.get(row.sessionId ?? '') ?? []);
+        return merchantOrderView(order, attempts, !ctx.config.testMode);
+      });
+      res.json({ orders, nextCursor: page.nextCursor });
     },
   );
 

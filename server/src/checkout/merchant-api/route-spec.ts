@@ -20,6 +20,11 @@ export interface RouteSpec<B extends z.ZodType = z.ZodType, Q extends z.ZodType 
   /** Path parameters and their descriptions. */
   params?: Record<string, string>;
   responses: Record<number, { description: string; schema?: z.ZodType }>;
+  /**
+   * A field of the answer that is a secret (a session's widget token): an Idempotency-Key keeps
+   * the answer without it, and a replay makes it again from the rest of the answer.
+   */
+  secretField?: { name: string; remake(answer: Record<string, unknown>): string | undefined };
 }
 
 export interface Parsed<B, Q> {
@@ -45,14 +50,15 @@ export interface RouteTable {
 
 export function createRouteTable(
   router: Router,
-  before: { post?: RequestHandler } = {},
+  before: { post?: (spec: RouteSpec) => RequestHandler } = {},
 ): RouteTable {
   const specs: RouteSpec[] = [];
   return {
     specs,
     add(spec, handler) {
       specs.push(spec as unknown as RouteSpec);
-      const first = spec.method === 'post' && before.post ? [before.post] : [];
+      const first =
+        spec.method === 'post' && before.post ? [before.post(spec as unknown as RouteSpec)] : [];
       router[spec.method](spec.path, ...first, async (req, res) => {
         // No id of ours holds a control character; PostgreSQL would refuse a NUL outright.
         for (const value of Object.values(req.params)) {

@@ -43,6 +43,14 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
         201: { description: 'Created', schema: SessionCreated },
         409: { description: 'orderId already used', schema: ErrorResponse },
       },
+      // The widget token is no data to keep at rest under an Idempotency-Key: signed again.
+      secretField: {
+        name: 'token',
+        remake: ({ id, expiresAt }) =>
+          typeof id === 'string' && typeof expiresAt === 'string'
+            ? signSessionToken(ctx.config.jwtSecret, id, new Date(expiresAt))
+            : undefined,
+      },
     },
     async ({ body }, _req, res) => {
       const taken =

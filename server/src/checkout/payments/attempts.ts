@@ -53,7 +53,12 @@ export async function merchantOrderOf(
   row: Order,
 ): Promise<{ order: Order; attempts: Order[] }> {
   if (!row.sessionId) return { order: row, attempts: [row] };
-  const attempts = await ctx.store.orders.attemptsOf(row.sessionId);
+  return speakingFor(row, await ctx.store.orders.attemptsOf(row.sessionId));
+}
+
+/** The attempt that speaks for `row`'s order among its `attempts`: the kept one, else the latest. */
+export function speakingFor(row: Order, attempts: Order[]): { order: Order; attempts: Order[] } {
+  if (attempts.length === 0) return { order: row, attempts: [row] };
   return { order: keptAttempt(attempts) ?? attempts.at(-1) ?? row, attempts };
 }
 

@@ -160,7 +160,13 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
    * whose bank page the shopper left is over for the widget (`final`), though still followed.
    */
   const answer = async (res: Response, order: Order): Promise<NextAction> => {
-    const now = await ctx.store.sessionReads.withOrder(sessionOf(res).id);
+    // The session as the request read it holds while its order is this one, still pending: only
+    // an end, a left page or another attempt can have moved it since.
+    const read = sessionOf(res);
+    const settled = read.orderId !== order.id || !isPending(order) || order.abandonedAt !== null;
+    const now = settled
+      ? await ctx.store.sessionReads.withOrder(read.id)
+      : { session: read, order };
     const current = paymentIn(now?.order ?? null) ?? order;
     const left = now ? attemptsLeft(effectiveSession(now.session), current) : 0;
     const next: StoredAction =
