@@ -9,7 +9,8 @@
  * believes must match what this gateway holds: one refund per Idempotency-Key, a status that cannot
  * tell two equal returns apart never taken for the second, a payout whose check answer was lost
  * paid once, and a payment attempt whose answer was lost, left by the shopper for another card and
- * then found approved, returned in full once while the other attempt is kept.
+ * then found approved, returned in full once (a preauth: voided once, spec void = login,
+ * client_orderid, orderid) while the other attempt is kept.
  */
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';
@@ -108,7 +109,8 @@ function tinyGateway(merchant: { endpointId: string; login: string; key: string;
       const id = data.client_orderid ?? data['client-order-id'] ?? '';
       const tx = ledger.get(id);
       switch (op) {
-        case 'sale': {
+        case 'sale':
+        case 'preauth': {
           const c = sha1(
             `${merchant.endpointId}${id}${cents(data.amount ?? '')}${data.email}${merchant.key}`,
           );
@@ -117,7 +119,7 @@ function tinyGateway(merchant: { endpointId: string; login: string; key: string;
             orderid: String(next++),
             clientOrderId: id,
             currency: data.currency ?? '',
-            steps: [{ type: 'sale', amount: data.amount ?? '' }],
+            steps: [{ type: op, amount: data.amount ?? '' }],
           };
           ledger.set(id, created);
           return actThenAnswer(res, op, created);
@@ -132,6 +134,14 @@ function tinyGateway(merchant: { endpointId: string; login: string; key: string;
           if (data.control !== c || !tx || tx.orderid !== data.orderid)
             return refuse(res, 'return control');
           tx.steps.push({ type: 'return', amount: data.amount ?? tx.steps[0]?.amount ?? '' });
+          return actThenAnswer(res, op, tx);
+        }
+        case 'void': {
+          // Spec: void = login, client_orderid, orderid; it releases the whole hold.
+          const c = sha1(`${merchant.login}${id}${data.orderid}${merchant.key}`);
+          if (data.control !== c || !tx || tx.orderid !== data.orderid)
+            return refuse(res, 'void control');
+          tx.steps.push({ type: 'void', amount: tx.steps[0]?.amount ?? '' });
           return actThenAnswer(res, op, tx);
         }
         case 'status': {
@@ -303,6 +313,32 @@ describe('lost answers against a gateway written from the spec', () => {
     const view = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
     assert.equal(view.body.status, 'approved');
     assert.equal(view.body.returnedAmount, '0.00');
+  });
+
+  it('a left preauth attempt whose answer was lost, found approved after another was: voided, once', async () => {
+    const session = await createSession(be.url, { amount: '10.00', intent: 'preauth' });
+    const shopper = new Shopper(be.url, session.token);
+    tiny.drop.add('preauth');
+    assert.equal((await shopper.pay({ pan: '4000000000000002' })).order.status, 'unknown');
+    await shopper.call('POST', '/cancel', { reason: 'shopper-left' });
+    const kept = await shopper.complete({ pan: '4000000000000002' });
+    assert.equal(kept.order.attemptId, `${session.orderId}-2`);
+    await waitFor('the left attempt voided', async () => {
+      await be.checkout.reconcile(0);
+      const view = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
+      return view.body.attempts[0]?.reversal?.reversedAt;
+    });
+    await be.checkout.reconcile(0);
+    assert.deepEqual(
+      tiny.ledger.get(session.orderId)?.steps.map((s) => s.type),
+      ['preauth', 'void'],
+    );
+    assert.deepEqual(
+      tiny.ledger.get(`${session.orderId}-2`)?.steps.map((s) => s.type),
+      ['preauth'],
+    );
+    const view = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
+    assert.deepEqual([view.body.status, view.body.voided], ['approved', false]);
   });
 
   it('a payout check whose answer is lost is asked by its client order id alone, found registered, and paid once', async () => {
