@@ -86,7 +86,6 @@ export {
   type ClaimResult,
   createSessionRepository,
   type ExpiryWrite,
-  isRetryable,
   type NewCheckoutSession,
   type PaymentOrderFields,
   type SessionRepository,

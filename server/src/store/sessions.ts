@@ -129,7 +129,7 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
 }
 
 /** An attempt after which the session may take another: it failed, or its bank page was left. */
-export function isRetryable(order: Order): boolean {
+function isRetryable(order: Order): boolean {
   return (
     FAILED_ORDER_STATUSES.includes(order.status) ||
     (order.abandonedAt !== null && PENDING_ORDER_STATUSES.includes(order.status))
@@ -145,7 +145,7 @@ function exhausted(session: CheckoutSession, order: Order | null): boolean {
  * The gateway's client_orderid of attempt `n`: the merchant's order id for the first, then
  * `<order id>-<n>`, the order id shortened to keep it within the gateway's 128 characters.
  */
-export function attemptClientOrderId(orderId: string, n: number): string {
+function attemptClientOrderId(orderId: string, n: number): string {
   if (n === 1) return orderId;
   const suffix = `-${n}`;
   return `${orderId.slice(0, 128 - suffix.length)}${suffix}`;

@@ -169,8 +169,10 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
       : { session: read, order };
     const current = paymentIn(now?.order ?? null) ?? order;
     const left = now ? attemptsLeft(effectiveSession(now.session), current) : 0;
+    // Left, or cancelled before attempts (a session of an earlier version): over for the widget.
+    const over = current.abandonedAt !== null || now?.session.state === 'cancelled';
     const next: StoredAction =
-      current.abandonedAt && isPending(current) ? { action: 'final' } : readFlow(current).next;
+      over && isPending(current) ? { action: 'final' } : readFlow(current).next;
     return withOrder(next, current, launchUrlOf(ctx, current), left);
   };
 
@@ -213,7 +215,8 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     const waitMs = Math.min(query.wait * 1000, ctx.timing.longPollMaxMs);
     // A shopper who closed the tab: stop waiting for the gateway when the client hangs up. An
     // attempt the shopper left is not waited on: the widget is done with it.
-    const now = order.abandonedAt ? order : await followOrder(ctx, order, waitMs, query.showing);
+    const over = order.abandonedAt !== null || sessionOf(res).state === 'cancelled';
+    const now = over ? order : await followOrder(ctx, order, waitMs, query.showing);
     if (res.destroyed) return;
     res.json(await answer(res, now));
   });
