@@ -77,44 +77,40 @@ export function createMetrics(store: () => CheckoutStore, withProcess: boolean) 
     help: 'Orders, operations and reversals the reconciler looked at.',
     registers,
   });
-  const stuck = (name: string, help: string, read: () => Promise<number>) =>
-    new Gauge({
+  /**
+   * A backlog read from the store at each scrape, once for both its gauges: how many, and the age
+   * in seconds of the oldest (0: none). `sql` answers `n` and `oldest`.
+   */
+  const backlog = (name: string, what: string, sql: string) => {
+    // The count first: a registry collects in order, and its read sets the age as well.
+    const count = new Gauge({
       name,
-      help,
+      help: `${what[0]?.toUpperCase()}${what.slice(1)} now.`,
       registers,
       async collect() {
-        this.set(await read());
+        const { rows } = await store().db.query<{ n: number; oldest: number | null }>(sql);
+        this.set(Number(rows[0]?.n ?? 0));
+        oldest.set(Number(rows[0]?.oldest ?? 0));
       },
     });
-  const unknownOps = () =>
-    store().db.query<{ n: number; oldest: number | null }>(
-      `select count(*)::int as n, extract(epoch from now() - min(updated_at))::float as oldest
+    const oldest = new Gauge({
+      name: `${name}_oldest_seconds`,
+      help: `Age of the oldest of the ${what} (0: none).`,
+      registers,
+    });
+    return count;
+  };
+  backlog(
+    'pay_checkout_operations_unknown',
+    'money operations whose outcome is unknown',
+    `select count(*)::int as n, extract(epoch from now() - min(updated_at))::float as oldest
        from merchant_operations where status = 'unknown'`,
-    );
-  const undelivered = () =>
-    store().db.query<{ n: number; oldest: number | null }>(
-      `select count(*)::int as n, extract(epoch from now() - min(created_at))::float as oldest
+  );
+  backlog(
+    'pay_checkout_webhooks_undelivered',
+    'webhook events not delivered yet',
+    `select count(*)::int as n, extract(epoch from now() - min(created_at))::float as oldest
        from merchant_webhooks where delivered_at is null and failed_at is null`,
-    );
-  const first = async (
-    read: () => Promise<{ rows: { n: number; oldest: number | null }[] }>,
-    field: 'n' | 'oldest',
-  ) => Number((await read()).rows[0]?.[field] ?? 0);
-  stuck('pay_checkout_operations_unknown', 'Money operations whose outcome is unknown now.', () =>
-    first(unknownOps, 'n'),
-  );
-  stuck(
-    'pay_checkout_operations_unknown_oldest_seconds',
-    'Age of the oldest unknown operation (0: none).',
-    () => first(unknownOps, 'oldest'),
-  );
-  stuck('pay_checkout_webhooks_undelivered', 'Webhook events not delivered yet.', () =>
-    first(undelivered, 'n'),
-  );
-  stuck(
-    'pay_checkout_webhooks_undelivered_oldest_seconds',
-    'Age of the oldest undelivered webhook event (0: none).',
-    () => first(undelivered, 'oldest'),
   );
 
   return {
