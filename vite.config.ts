@@ -26,9 +26,31 @@ function internalNamesAsStrings(): Plugin {
   };
 }
 
+/**
+ * Every language but English is a file of its own beside the CDN file (locales/<code>.js), which
+ * the element imports by URL at run time (widget/src/i18n/load.ts). Left to itself, Vite would
+ * turn that import into a map of every language's chunk inside the CDN file; marked ignored, the
+ * import stays as written and resolves against the CDN file's own URL (scripts/build.mjs builds
+ * the language files).
+ */
+function languagesBesideTheFile(): Plugin {
+  const LOAD = /\/widget\/src\/i18n\/load\.ts$/;
+  return {
+    name: 'pay-checkout:languages-beside-the-file',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!LOAD.test(id)) return null;
+      const marked = code.replace('import(`./locales/', 'import(/* @vite-ignore */ `./locales/');
+      if (marked === code)
+        this.error(`${id}: the language import is not \`import(\`./locales/…\`)\``);
+      return marked;
+    },
+  };
+}
+
 export default defineConfig({
   publicDir: false,
-  plugins: [internalNamesAsStrings(), minifyLiteralsPlugin()],
+  plugins: [internalNamesAsStrings(), languagesBesideTheFile(), minifyLiteralsPlugin()],
   build: {
     outDir: 'dist/cdn',
     emptyOutDir: true,

@@ -5,6 +5,16 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/chromium.mjs';
 import { fakePages } from './test/widget/helpers/fake-pages.mjs';
 
+/**
+ * The element imports a language as `./locales/<code>.js` by a computed path at run time, which
+ * the esbuild plugin cannot rewrite: the request gets the TypeScript source, which it compiles.
+ */
+function languageSources(ctx, next) {
+  if (/^\/widget\/src\/i18n\/locales\/\w+\.js$/.test(ctx.path))
+    ctx.url = ctx.url.replace(/\.js(?=$|\?)/, '.ts');
+  return next();
+}
+
 export default {
   files: 'test/widget/**/*.test.ts',
   nodeResolve: { exportConditions: ['production'] },
@@ -14,7 +24,7 @@ export default {
   concurrentBrowsers: 1,
   testsFinishTimeout: 120_000,
   testFramework: { config: { timeout: 8000 } },
-  middleware: [fakePages()],
+  middleware: [fakePages(), languageSources],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   browsers: [
     chromeLauncher({

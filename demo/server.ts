@@ -4,6 +4,7 @@
  * the API key, which never reaches the browser, and serves the shop's pages.
  */
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import express, { type Request, type Response, type Router } from 'express';
 import { hostGuard } from '../server/src/host-guard.js';
 
@@ -138,6 +139,11 @@ export function createDemoRouter(options: DemoOptions): Router {
     }
   });
 
+  // The element's other languages, beside its file as on a CDN (fetched when a shopper needs one).
+  router.use(
+    '/locales',
+    express.static(join(dirname(options.widgetFile), 'locales'), { fallthrough: false }),
+  );
   router.use(express.static(new URL(PUBLIC_DIR).pathname, { index: 'index.html' }));
   return router;
 }

@@ -381,6 +381,7 @@ async function prepareDemo(): Promise<MountDemo> {
       '/shop-api.js',
       '/styles.css',
       '/pay-checkout.js',
+      '/locales',
     ];
     root.use(demoPaths, demoHeaders);
     root.get('/', demoHeaders);

@@ -66,6 +66,9 @@ interface WidgetResult {
   };
   esm: WidgetSizes & { files: number; unminifiedBytes: number };
   peers: { name: string; gzip: number }[];
+  languages: (WidgetSizes & { code: string })[];
+  languageBudgetGzip: number;
+  languagesWithinBudget: boolean;
 }
 
 const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
@@ -162,7 +165,7 @@ The figures with a target, from this run, beside the figure each replaced.
 
 ${targetsTable([
   ...speedTargets(backend, browser),
-  ...footprintTargets(widget.cdn.gzip, startup, postgresLoad),
+  ...footprintTargets(widget.cdn.gzip, widget.languages[0], startup, postgresLoad),
   suiteTarget(suite),
 ])}
 
@@ -200,6 +203,15 @@ Target ("Light and fast"): at most ${b(widget.targetGzip)} gzip with Lit:
 **${b(widget.cdn.gzip)}, ${widget.withinTarget ? 'within' : 'OVER'}**. It replaces ${b(widget.beforeGzip)}, the
 figure of the previous RESULTS.md; when the size work began the file built to ${b(widget.startGzip)} (later
 features had grown the widget since that run).
+
+Every language but English is a file of its own beside the CDN file (\`dist/cdn/locales/<code>.js\`),
+fetched when a shopper needs it; budget ${b(widget.languageBudgetGzip)} gzip each:
+**${widget.languagesWithinBudget ? 'all within' : 'OVER'}**.
+
+${table(
+  ['language file', 'min', 'gzip -9', 'brotli'],
+  widget.languages.map((l) => [`locales/${l.code}.js`, b(l.min), b(l.gzip), b(l.brotli)]),
+)}
 
 The ten largest contributors to the CDN file, by source file (read from the source map of the
 same build${widget.contributors.matchesFile ? '' : '; **dist/cdn was older than the sources: rebuild**'}).

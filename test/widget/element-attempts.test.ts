@@ -43,7 +43,8 @@ describe('<pay-checkout> payment attempts', () => {
         attemptsLeft: 4,
       },
     ]);
-    const why = 'Your bank declined the payment. You can pay again, with this card or another.';
+    // The gateway's error code 51 names the reason (i18n/decline-reasons.ts).
+    const why = 'There is not enough money on this card. You can pay again, with this card or another.';
     expect(m.$('[part="notice"]').textContent).to.equal(why);
     expect(m.$('[role="status"]').textContent).to.equal(why);
     expect(m.$('[part="result"]')).to.equal(null);
@@ -70,7 +71,9 @@ describe('<pay-checkout> payment attempts', () => {
     await m.until('pay-declined');
     await m.el.updateComplete;
     expect(m.$('[part="result"] h2').textContent).to.equal('Payment declined');
-    expect(m.$('[part="result"] p').textContent).to.equal('Your bank declined the payment.');
+    expect(m.$('[part="result"] p').textContent).to.equal(
+      'There is not enough money on this card.',
+    );
   });
 
   it('back from a bank page not finished (Back, reload) with attempts left: left at once, the form back', async () => {

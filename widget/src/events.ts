@@ -26,6 +26,10 @@ export type PayErrorCode =
   | 'payload-too-large'
   /** The backend cannot serve now; the same request may succeed later. */
   | 'unavailable'
+  /** The saved card chosen is not one this session offers (or no longer). */
+  | 'saved-card-unknown'
+  /** The saved card chosen has expired. */
+  | 'saved-card-expired'
   /** The backend named a URL that is not https (nor http to loopback): not followed. */
   | 'unsafe-url';
 

@@ -7,20 +7,26 @@ import {
   unsafeCSS,
 } from 'lit';
 import type { ChallengeWindowSize, OrderView, SessionView } from '../../contract/api-types.js';
-import { type Brand, type BrandId, cvcLength, detectBrand } from '../../contract/card/brands.js';
+import type { BrandId } from '../../contract/card/brands.js';
 import { type Api, ApiError, createApi } from './api.js';
+import { CardForm } from './card/card-form.js';
 import { parseExpiry } from './card/expiry.js';
-import { caretAfterDigits, digitsOnly, formatCardNumber, formatExpiry } from './card/format.js';
-import {
-  CARD_FIELDS,
-  type CardField,
-  type CardValues,
-  type FieldProblem,
-  validateCard,
-} from './card/validate.js';
+import { digitsOnly } from './card/format.js';
+import type { CardField } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayErrorCode, PayEventDetail, PayEventName, PayStep } from './events.js';
-import { formatAmount, languageOf, type StringKey, t } from './i18n/index.js';
+import { declineReason } from './i18n/decline-reasons.js';
+import {
+  en,
+  fill,
+  formatAmount,
+  isRightToLeft,
+  languageOf,
+  loadLanguage,
+  type StringKey,
+  type Strings,
+  withOverrides,
+} from './i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
 import { type ChallengeMode, type FlowEnd, ThreeDsController } from './three-ds/controller.js';
 
@@ -40,13 +46,6 @@ const SERVER_FIELDS: Record<string, CardField> = {
 
 /** The gateway's final statuses: a flow that ends on one of them shows it, even after a cancel. */
 const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
-
-const AUTOCOMPLETE: Record<CardField, string> = {
-  number: 'cc-number',
-  expiry: 'cc-exp',
-  cvc: 'cc-csc',
-  name: 'cc-name',
-};
 
 /**
  * `<pay-checkout>`: a card payment form that talks to the companion backend only, and walks the
@@ -105,69 +104,83 @@ export class PayCheckoutElement extends LitElement {
    */
   static override styles = unsafeCSS(styles);
 
+  // Lit's options for each reactive property; the fields below declare them, with their defaults.
+  // (The compiler keeps class fields as plain assignments, useDefineForClassFields: false, so they
+  // go through Lit's accessors; a field without a default is `declare`d, which emits nothing.)
   static override properties = {
     backend: { type: String },
     session: { type: String },
     mode: { type: String },
     challenge: { type: String },
     locale: { type: String },
+    strings: { attribute: false },
     challengeWindowSize: { type: String, attribute: 'challenge-window-size' },
     env: { attribute: false },
     _view: { state: true },
     _busy: { state: true },
     _info: { state: true },
-    _brand: { state: true },
-    _errors: { state: true },
     _result: { state: true },
     _notice: { state: true },
     _announce: { state: true },
   };
 
   /** Base URL of the companion backend, e.g. `https://shop.example/pay`. */
-  declare backend: string;
+  backend = '';
   /** The checkout session token the merchant's server obtained. */
-  declare session: string;
+  session = '';
   /** `direct`: the card form; `hosted`: send the shopper to the gateway's payment page. */
-  declare mode: PayMode;
+  mode: PayMode = 'direct';
   /** Where the 3-D Secure challenge shows: `auto` (dialog, page redirect if framing fails), `iframe`, `redirect`. */
-  declare challenge: ChallengeMode;
-  /** BCP 47 locale of the strings and amount; defaults to the page's `lang`, then the browser's. */
+  challenge: ChallengeMode = 'auto';
+  /**
+   * BCP 47 locale of the strings and amount; defaults to the page's `lang`, then the browser's.
+   * A region falls back to its language (`pt-BR`: Portuguese), an unknown language to English.
+   */
   declare locale: string | undefined;
+  /**
+   * The merchant's own words: any string by its key (`en.ts` lists them), over the language
+   * shown; with a `locale` the element does not speak, a whole language of the merchant's. An
+   * entry that drops or invents a `{slot}` is refused (a console warning names it).
+   */
+  declare strings: Partial<Record<StringKey, string>> | undefined;
   /** EMV challenge window size `01`-`05`; chosen from the viewport when not set. */
   declare challengeWindowSize: ChallengeWindowSize | undefined;
   /** Replaces fetch, timers and navigation (tests, custom transports). */
   declare env: Partial<Env> | undefined;
 
-  declare private _view: View;
-  declare private _busy: boolean;
+  private _view: View = 'loading';
+  private _busy = false;
   declare private _info: SessionView | undefined;
-  /** The brand of the number typed so far (undefined while it cannot be told). */
-  declare private _brand: Brand | undefined;
-  declare private _errors: Partial<Record<CardField, string>>;
   declare private _result:
     | { kind: ResultKind; title: string; detail: string; retry: boolean }
     | undefined;
   /** Why the form is back: the last attempt failed or was left (shown above the form). */
-  declare private _notice: string;
-  declare private _announce: string;
+  private _notice = '';
+  private _announce = '';
 
   #abort = new AbortController();
   #loadedFor = '';
-  #touched = new Set<CardField>();
   #lastCard: { brand: BrandId | null; last4: string } | undefined;
+  /** The words shown, once the language's file is here (until then the element shows none). */
+  #words: Strings | undefined;
+  #wordsFor: unknown[] = [];
+  #wordsReady: Promise<unknown> = Promise.resolve();
 
-  constructor() {
-    super();
-    this.backend = '';
-    this.session = '';
-    this.mode = 'direct';
-    this.challenge = 'auto';
-    this._view = 'loading';
-    this._busy = false;
-    this._errors = {};
-    this._notice = '';
-    this._announce = '';
-  }
+  /** The card form: its fields, their state, formatting and errors (card/card-form.ts). */
+  readonly #card = new CardForm(this, {
+    root: () => this.renderRoot,
+    t: (key, vars) => this.#t(key, vars),
+    now: () => this.#env.now(),
+    changed: (fields, brand) =>
+      this.#emit('pay-change', {
+        complete: Object.values(fields).every(Boolean),
+        brand: brand?.id ?? null,
+        fields,
+      }),
+    announce: (text) => {
+      this._announce = text;
+    },
+  });
 
   /** The 3-D Secure flow: the state machine and its dialog (three-ds/controller.ts). */
   readonly #threeDs = new ThreeDsController(this, {
@@ -203,9 +216,7 @@ export class PayCheckoutElement extends LitElement {
   /** Clears the form and errors and reads the session again (a retry after a network error). */
   reset(): void {
     if (this._busy) return;
-    this.#clearCard();
-    this.#touched.clear();
-    this._errors = {};
+    this.#card._reset();
     this._result = undefined;
     this._announce = '';
     this.#loadedFor = '';
@@ -247,6 +258,11 @@ export class PayCheckoutElement extends LitElement {
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
+    const wanted = [this.#lang, this.strings];
+    if (wanted.some((w, i) => w !== this.#wordsFor[i])) {
+      this.#wordsFor = wanted;
+      this.#wordsReady = this.#loadWords(wanted);
+    }
     if (changed.has('mode') && this.mode !== 'hosted') this.mode = 'direct';
     if (changed.has('challenge') && !['auto', 'iframe', 'redirect'].includes(this.challenge))
       this.challenge = 'auto';
@@ -274,15 +290,38 @@ export class PayCheckoutElement extends LitElement {
 
   /** The brand as events name it. */
   get #brandId(): BrandId | null {
-    return this._brand?.id ?? null;
+    return this.#card._brand?.id ?? null;
   }
 
   get #lang(): string {
     return this.locale || document.documentElement.lang || navigator.language || 'en';
   }
 
+  /** The language shown: the locale's, when the element speaks it (or the merchant gave words). */
+  get #language(): string {
+    return languageOf(this.#lang) ?? (this.strings ? this.#lang : 'en');
+  }
+
+  /**
+   * The page's `dir` (on this element or an ancestor) when it sets one, else the language's: an
+   * Arabic checkout on an English page still reads right to left.
+   */
+  get #dir(): string | undefined {
+    if (this.closest('[dir]')) return undefined;
+    return isRightToLeft(this.#language) ? 'rtl' : 'ltr';
+  }
+
+  async #loadWords(wanted: unknown[]): Promise<void> {
+    const base = await loadLanguage(languageOf(wanted[0] as string) ?? 'en');
+    if (wanted !== this.#wordsFor) return;
+    const { strings, problems } = withOverrides(base, this.strings);
+    if (problems.length) console.warn('<pay-checkout>: strings refused', problems);
+    this.#words = strings;
+    this.requestUpdate();
+  }
+
   #t(key: StringKey, vars?: Record<string, string | number>): string {
-    return t(languageOf(this.#lang), key, vars);
+    return fill((this.#words ?? en)[key], vars);
   }
 
   #backendOrigin(): string {
@@ -319,104 +358,6 @@ export class PayCheckoutElement extends LitElement {
     });
   }
 
-  #input(field: CardField): HTMLInputElement | null {
-    return this.renderRoot.querySelector<HTMLInputElement>(`input[name="${field}"]`);
-  }
-
-  #values(): CardValues {
-    const v = (f: CardField) => this.#input(f)?.value ?? '';
-    return { number: v('number'), expiry: v('expiry'), cvc: v('cvc'), name: v('name') };
-  }
-
-  /** Card data lives in the inputs only; this wipes it once it is no longer needed (the name,
-   * which another card of the same shopper shares, stays). */
-  #clearCard(): void {
-    for (const f of CARD_FIELDS) {
-      const el = this.#input(f);
-      if (el && f !== 'name') el.value = '';
-    }
-    this._brand = undefined;
-  }
-
-  #message(field: CardField, problem: FieldProblem): string {
-    if (field === 'cvc' && problem === 'invalid')
-      return this.#t('cvc.invalid', {
-        n: cvcLength(this._brand),
-      });
-    return this.#t(`${field}.${problem}` as StringKey);
-  }
-
-  #problems() {
-    return validateCard(this.#values(), new Date(this.#env.now()));
-  }
-
-  #validate(
-    fields: readonly CardField[],
-    problems = this.#problems(),
-  ): Partial<Record<CardField, string>> {
-    const errors = { ...this._errors };
-    for (const f of fields) {
-      const p = problems[f];
-      if (p) errors[f] = this.#message(f, p);
-      else delete errors[f];
-    }
-    return errors;
-  }
-
-  // ---- input handling -----------------------------------------------------------------------------
-
-  #onInput(e: InputEvent): void {
-    const el = e.target as HTMLInputElement;
-    const field = el.name as CardField;
-    const deleting = (e.inputType ?? '').startsWith('delete');
-    if (field === 'number') {
-      const caret = el.selectionStart ?? el.value.length;
-      const before = digitsOnly(el.value.slice(0, caret)).length;
-      const brand = detectBrand(digitsOnly(el.value));
-      el.value = formatCardNumber(el.value, brand);
-      if (this.shadowRoot?.activeElement === el) {
-        const pos = caretAfterDigits(el.value, before);
-        el.setSelectionRange(pos, pos);
-      }
-      this._brand = brand;
-    } else if (field === 'expiry') {
-      el.value = formatExpiry(el.value, deleting);
-    } else if (field === 'cvc') {
-      const max = cvcLength(this._brand);
-      el.value = digitsOnly(el.value).slice(0, max);
-    }
-    // Errors update live once a field has been left once; before that we do not nag mid-typing.
-    const problems = this.#problems();
-    if (this.#touched.has(field) || this._errors[field]) {
-      this._errors = this.#validate([field], problems);
-    }
-    this.#emitChange(problems);
-  }
-
-  #onBlur(e: FocusEvent): void {
-    const el = e.target as HTMLInputElement;
-    const field = el.name as CardField;
-    if (!el.value && !this.#touched.has(field)) return;
-    this.#touched.add(field);
-    this._errors = this.#validate([field]);
-    const msg = this._errors[field];
-    if (msg) this._announce = msg;
-  }
-
-  #emitChange(problems: ReturnType<typeof validateCard>): void {
-    const fields = {
-      number: !problems.number,
-      expiry: !problems.expiry,
-      cvc: !problems.cvc,
-      name: !problems.name,
-    };
-    this.#emit('pay-change', {
-      complete: Object.values(fields).every(Boolean),
-      brand: this.#brandId,
-      fields,
-    });
-  }
-
   #onFormSubmit(e: Event): void {
     e.preventDefault();
     void this.#pay();
@@ -427,8 +368,11 @@ export class PayCheckoutElement extends LitElement {
   async #load(): Promise<void> {
     this._view = 'loading';
     this.#emit('pay-status', { step: 'loading' });
+    // Nothing the shopper reads is written before their language is here.
+    const words = this.#wordsReady;
     try {
       const info = await this.#api().session();
+      await words;
       this._info = info;
       // The merchant may allow one mode only for this session: the backend refuses the other.
       if (!info.modes.includes(this.mode)) this.mode = info.modes[0] ?? this.mode;
@@ -460,6 +404,7 @@ export class PayCheckoutElement extends LitElement {
       this._view = 'form';
       this.#emit('pay-status', { step: 'ready' });
     } catch (e) {
+      await words;
       this.#fail(e);
     }
   }
@@ -478,25 +423,20 @@ export class PayCheckoutElement extends LitElement {
       }
       return;
     }
-    for (const f of CARD_FIELDS) this.#touched.add(f);
-    this._errors = this.#validate(CARD_FIELDS);
-    const invalid = CARD_FIELDS.filter((f) => this._errors[f]);
+    const invalid = this.#card._check();
     if (invalid.length) {
       await this.updateComplete;
-      this.#input(invalid[0]!)?.focus();
+      this.#card._input(invalid[0]!)?.focus();
       // After the focus move, so the blur of the field left does not replace the summary.
-      this._announce = this.#t('fixErrors', {
-        count: invalid.length,
-        fields: invalid.map((f) => this.#t(f)).join(', '),
-      });
+      this._announce = this.#t('fixErrors', { fields: invalid.map((f) => this.#t(f)).join(', ') });
       this.#emit('pay-error', {
         code: 'validation',
-        message: this._errors[invalid[0]!]!,
+        message: this.#card._errors[invalid[0]!]!,
         field: invalid[0]!,
       });
       return;
     }
-    const v = this.#values();
+    const v = this.#card._values();
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
     this.#lastCard = { brand: this.#brandId, last4: number.slice(-4) };
@@ -510,7 +450,7 @@ export class PayCheckoutElement extends LitElement {
       });
       // A session takes one payment: the card is not needed again, so it must not stay in the
       // inputs while the page leaves for a bank or comes back from the back/forward cache.
-      this.#clearCard();
+      this.#card._clear();
       this.#ended(await this.#threeDs.follow(action));
     } catch (e) {
       this.#fail(e);
@@ -545,18 +485,16 @@ export class PayCheckoutElement extends LitElement {
    * the card's number, expiry and code empty, the name kept; focus on the card number.
    */
   #again(why: string): void {
-    this.#clearCard();
-    this._errors = {};
-    this.#touched.clear();
+    this.#card._reset();
     this._notice = `${why} ${this.#t('again')}`;
     this._announce = this._notice;
     this._busy = false;
     this._view = 'form';
-    void this.updateComplete.then(() => this.#input('number')?.focus());
+    this.#card._focus('number');
   }
 
   #finish(order: OrderView): void {
-    this.#clearCard();
+    this.#card._clear();
     const card = order.card ?? this.#maskedFromLast();
     const { orderId, status, attemptsLeft } = order;
     if (status === 'approved') {
@@ -571,8 +509,9 @@ export class PayCheckoutElement extends LitElement {
         ...(card ? { card } : {}),
       });
     } else if (status === 'declined' || status === 'error' || status === 'filtered') {
-      if (attemptsLeft) this.#again(this.#t('declinedDetail'));
-      else this.#showResult('declined');
+      const reason = declineReason(order.errorCode);
+      if (attemptsLeft) this.#again(this.#t(reason));
+      else this.#showResult('declined', reason);
       this.#emit('pay-declined', {
         orderId,
         status,
@@ -623,9 +562,8 @@ export class PayCheckoutElement extends LitElement {
         // The backend refused one of our fields: back to the form, the error on that field.
         this._busy = false;
         this._view = 'form';
-        this._errors = { ...this._errors, [field]: message };
+        this.#card._refuse(field, message);
         this._announce = message;
-        void this.updateComplete.then(() => this.#input(field)?.focus());
         this.#emit('pay-error', { code: 'validation', message, field });
         return;
       }
@@ -644,42 +582,13 @@ export class PayCheckoutElement extends LitElement {
 
   // ---- rendering ------------------------------------------------------------------------------------
 
-  /**
-   * One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. No
-   * input has a maxlength: the browser cuts pasted or autofilled text at maxlength before the
-   * input handler sees it, so "12/2030" became "12/20" (expired) and " 123" a two-digit code;
-   * the handler keeps each field to its length from the digits instead (#onInput).
-   */
-  #field(field: CardField, o: { hint?: string; badge?: string } = {}): TemplateResult {
-    const error = this._errors[field];
-    const describedBy = `${o.hint ? `hint-${field} ` : ''}${o.badge ? 'brand ' : ''}err-${field}`;
-    return html`<div class="field ${o.hint ? 'half' : ''}" part="field field-${field}">
-      <label for="in-${field}" part="label label-${field}">${this.#t(field)}</label>
-      ${o.hint ? html`<span id="hint-${field}" class="hint" part="hint">${o.hint}</span>` : nothing}
-      <div class="wrap">
-        <input
-          id="in-${field}"
-          name=${field}
-          part="input input-${field}"
-          type="text"
-          autocomplete=${AUTOCOMPLETE[field]}
-          inputmode=${field === 'name' ? 'text' : 'numeric'}
-          spellcheck="false"
-          autocapitalize=${field === 'name' ? 'words' : 'off'}
-          placeholder=${field === 'number' ? '1234 1234 1234 1234' : nothing}
-          aria-invalid=${error ? 'true' : 'false'}
-          aria-describedby=${describedBy}
-          @input=${this.#onInput}
-          @blur=${this.#onBlur}
-        />
-        ${o.badge ? html`<span id="brand" class="brand" part="brand">${o.badge}</span>` : nothing}
-      </div>
-      <div id="err-${field}" class="error" part="error error-${field}">${error ?? ''}</div>
-    </div>`;
+  protected override render(): TemplateResult {
+    // Before the language's file is here, an empty box: no English flashes before Arabic.
+    if (!this.#words) return html`<div class="root" aria-busy="true"></div>`;
+    return html`<div class="root" dir=${this.#dir ?? nothing} lang=${this.#language}>${this.#content()}</div>`;
   }
 
-  protected override render(): TemplateResult {
-    const brand = this._brand;
+  #content(): TemplateResult {
     const busy = this._busy || this._view === 'loading';
     const result = this._view === 'result' && this._result;
     const amount = this.#amountText();
@@ -699,12 +608,7 @@ export class PayCheckoutElement extends LitElement {
             ${
               this.mode === 'hosted'
                 ? html`<p class="hint">${this.#t('hostedNote')}</p>`
-                : html`<fieldset ?disabled=${busy}>
-                    ${this.#field('number', { badge: brand?.name })}
-                    ${this.#field('expiry', { hint: this.#t('expiryHint') })}
-                    ${this.#field('cvc', { hint: this.#t(cvcLength(brand) === 4 ? 'cvcHint4' : 'cvcHint3') })}
-                    ${this.#field('name')}
-                  </fieldset>`
+                : this.#card._render(busy)
             }
             <button type="submit" part="button" aria-disabled=${busy ? 'true' : 'false'}>
               ${this._busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${

@@ -2,11 +2,11 @@
  * The package entry: registers `<pay-checkout>` and exports everything public. Importing it twice
  * (npm bundle plus CDN script) must not throw, so registration checks first.
  */
-// The styles and the strings first, although the element imports them anyway: modules are laid
-// out in the CDN file in the order they are first imported, and their text (the Cyrillic above
-// all) compresses better at the start of the file than between Lit's code and ours (-72 B gzip).
+// The styles and the English strings first, although the element imports them anyway: modules
+// are laid out in the CDN file in the order they are first imported, and their text compresses
+// better at the start of the file than between Lit's code and ours.
 import './pay-checkout.styles.js';
-import './i18n/strings.js';
+import './i18n/en.js';
 import { PayCheckoutElement } from './pay-checkout-element.js';
 
 export type * from '../../contract/api-types.js';
@@ -15,6 +15,14 @@ export { ApiError, type ApiErrorCode } from './api.js';
 export type { CardField } from './card/validate.js';
 export type { Clock, Env } from './env.js';
 export type * from './events.js';
+export {
+  checkStrings,
+  LANGUAGES,
+  type LanguageCode,
+  type StringKey,
+  type StringProblem,
+  type Strings,
+} from './i18n/index.js';
 export { type ChallengeMode, PayCheckoutElement, type PayMode } from './pay-checkout-element.js';
 
 // A literal (not a constant) so the custom elements manifest analyzer can read the tag name.

@@ -9,7 +9,10 @@ import type { StartResult } from '../start-memory.js';
 import { fmt } from './markdown.js';
 import type { TargetRow } from './targets.js';
 
-export const CDN_GZIP_TARGET = 15_360;
+/** The CDN file with every feature (the team's decision: other languages load beside it). */
+export const CDN_GZIP_TARGET = 17_500;
+/** Each language file beside it. */
+export const LANGUAGE_GZIP_TARGET = 2048;
 export const START_RSS_TARGET_MB = 400;
 export const READY_NEW_TARGET_S = 8;
 export const READY_EXISTING_TARGET_S = 3;
@@ -20,6 +23,7 @@ const mbOf = (mib: number) => (mib * 2 ** 20) / 1e6;
 
 export function footprintTargets(
   cdnGzip: number,
+  largestLanguage: { code: string; gzip: number } | undefined,
   startup: StartResult,
   postgresLoad: LoadResult | undefined,
 ): TargetRow[] {
@@ -36,6 +40,15 @@ export function footprintTargets(
       met: cdnGzip <= CDN_GZIP_TARGET,
     },
     {
+      figure: `largest language file beside it, gzip -9 (§1)${largestLanguage ? `: locales/${largestLanguage.code}.js` : ''}`,
+      target: `≤ ${LANGUAGE_GZIP_TARGET.toLocaleString('en-US')} B`,
+      replaced: '– (Russian was inside the CDN file)',
+      measured: largestLanguage
+        ? `${largestLanguage.gzip.toLocaleString('en-US')} B`
+        : 'not measured',
+      met: largestLanguage ? largestLanguage.gzip <= LANGUAGE_GZIP_TARGET : undefined,
+    },
+    {
       figure: `\`npm start\` RSS after ${startup.payments} payments, the larger of its two runs (§5)`,
       target: `≤ ${START_RSS_TARGET_MB} MB`,
       replaced: '1,088 MB',
@@ -44,24 +57,24 @@ export function footprintTargets(
     },
     {
       figure: '`npm start` → `/readyz` 200, new DATA_DIR (§5)',
-      target: `≤ ${READY_NEW_TARGET_S} s`,
+      target: `≤ $READY_NEW_TARGET_Ss`,
       replaced: '9.7 s',
-      measured: fresh ? `${fmt(fresh.readyMs / 1000)} s` : 'not measured',
+      measured: fresh ? `$fmt(fresh.readyMs / 1000)s` : 'not measured',
       met: fresh ? fresh.readyMs / 1000 <= READY_NEW_TARGET_S : undefined,
     },
     {
       figure: '`npm start` → `/readyz` 200, existing DATA_DIR (§5)',
-      target: `≤ ${READY_EXISTING_TARGET_S} s`,
+      target: `≤ $READY_EXISTING_TARGET_Ss`,
       replaced: '–',
-      measured: existing ? `${fmt(existing.readyMs / 1000)} s` : 'not measured',
+      measured: existing ? `$fmt(existing.readyMs / 1000)s` : 'not measured',
       met: existing ? existing.readyMs / 1000 <= READY_EXISTING_TARGET_S : undefined,
     },
     {
       figure: 'backend alone on PostgreSQL, RSS after the 60 s load run (load test on postgres)',
-      target: `≤ ${POSTGRES_RSS_TARGET_MB} MB`,
+      target: `≤ $POSTGRES_RSS_TARGET_MBMB`,
       replaced: '159 MB',
       measured: postgresLoad
-        ? `${fmt(postgresLoad.rssAfterMiB)} MiB (${fmt(mbOf(postgresLoad.rssAfterMiB))} MB)`
+        ? `$fmt(postgresLoad.rssAfterMiB)MiB (${fmt(mbOf(postgresLoad.rssAfterMiB))} MB)`
         : 'not measured (needs `--load` and PostgreSQL)',
       met: postgresLoad ? mbOf(postgresLoad.rssAfterMiB) <= POSTGRES_RSS_TARGET_MB : undefined,
     },

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { dirname, join } from 'node:path';
 import { after } from 'node:test';
 import express from 'express';
 import helmet from 'helmet';
@@ -67,6 +68,8 @@ async function startStrictShop(): Promise<StrictShop> {
   app.get('/pay-checkout.js', async (_req, res) => {
     res.type('text/javascript').send(bundle || (await readFile(widgetBundlePath(ROOT), 'utf8')));
   });
+  // The element's other languages, beside its file as on a CDN.
+  app.use('/locales', express.static(join(dirname(widgetBundlePath(ROOT)), 'locales')));
   // The session's returnUrl: the same page, found again by the order id.
   app.get('/shop/:orderId', (req, res) => {
     const token = shop.sessions.get(req.params.orderId) ?? '';

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { isSafeUrl } from '../../../contract/safe-url.js';
 import { createLogger } from '../../../server/src/checkout/logger.js';
+import { en } from '../../../server/src/checkout/page-words/en.js';
 import {
   mapStatusToAction,
   threeDsMethodData,
@@ -176,7 +177,8 @@ describe('return page', () => {
       },
       origin: 'https://shop.example',
       returnUrl: null,
-      text: '<b>hi</b>',
+      language: { lang: 'en', dir: 'ltr', words: { ...en, finished: '<b>hi</b>' } },
+      text: 'finished',
     });
     const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
     assert.equal(scripts.length, 1);

@@ -13,6 +13,7 @@
  * JSON data block and in the form's markup, escaped.
  */
 import { createHash } from 'node:crypto';
+import type { PageLanguage } from '../page-words/index.js';
 
 /** The frame inside the page the form posts into (framed mode). */
 export const BANK_FRAME = 'pay-checkout-bank';
@@ -78,6 +79,8 @@ export interface LaunchPageInput {
   pageUrl?: string | undefined;
   /** Where a top-level page with nothing (left) to post goes back to. */
   returnUrl: string | null;
+  /** The shopper's language (their browser's Accept-Language): the titles. */
+  language: PageLanguage;
 }
 
 function escapeHtml(text: string): string {
@@ -104,11 +107,13 @@ function renderForm(form: LaunchForm): string {
 
 export function renderLaunchPage(input: LaunchPageInput): string {
   const data = { key: input.key, pageUrl: input.pageUrl ?? null, returnUrl: input.returnUrl };
+  const { lang, dir, words } = input.language;
+  const title = escapeHtml(words.bankTitle);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Your bank</title>
+<html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="robots" content="noindex">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
 <style>html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}</style></head>
-<body><iframe id="${BANK_FRAME}" name="${BANK_FRAME}" title="Your bank" allow="payment *; publickey-credentials-get *; publickey-credentials-create *"></iframe>
+<body><iframe id="${BANK_FRAME}" name="${BANK_FRAME}" title="${title}" allow="payment *; publickey-credentials-get *; publickey-credentials-create *"></iframe>
 ${input.form ? renderForm(input.form) : ''}
 <script type="application/json" id="pay-checkout-launch-data">${jsonForScript(data)}</script>
 <script>${SCRIPT}</script>

@@ -14,6 +14,7 @@ import { type Request, type Response, Router } from 'express';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { bankSources, isBankUrl } from '../bank-urls.js';
 import type { Context } from '../context.js';
+import { pageLanguage } from '../page-words/index.js';
 import { fingerprint, readFlow, writeFlow } from '../payments/flow-state.js';
 import type { StoredAction } from '../payments/next-action.js';
 import { type LaunchForm, launchPageCsp, renderLaunchPage } from './page.js';
@@ -112,13 +113,15 @@ export function launcherRouter(ctx: Context): Router {
       REF.test(ref) && KEY.test(key) ? await ctx.store.orders.getByReturnRef(ref) : null;
     const session = order?.sessionId ? await ctx.store.sessions.get(order.sessionId) : null;
     const returnUrl = session?.returnUrl ?? null;
+    const language = pageLanguage(req.get('accept-language'));
+    res.vary('Accept-Language');
     const next = order ? readFlow(order).next : null;
     const current =
       order && next && PENDING_ORDER_STATUSES.includes(order.status) && launchKey(next) === key;
     if (!order || !next || !current) {
       // Nothing to post: framed, the widget follows the order by its status; at the top level
       // the page goes back to the shop.
-      send(res, order ? 410 : 404, renderLaunchPage({ key, returnUrl }));
+      send(res, order ? 410 : 404, renderLaunchPage({ key, returnUrl, language }));
       return;
     }
     const form = launchForm(next, `${ctx.config.publicUrl}/return/${order.returnRef}`);
@@ -128,7 +131,7 @@ export function launcherRouter(ctx: Context): Router {
       (form && !isBankUrl(ctx.config, form.url)) ||
       (pageUrl && !isBankUrl(ctx.config, pageUrl))
     ) {
-      send(res, 410, renderLaunchPage({ key, returnUrl }));
+      send(res, 410, renderLaunchPage({ key, returnUrl, language }));
       return;
     }
     await recordAccept(req, order);
@@ -140,6 +143,7 @@ export function launcherRouter(ctx: Context): Router {
         form,
         pageUrl,
         returnUrl,
+        language,
       }),
     );
   });

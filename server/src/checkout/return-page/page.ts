@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ReturnMessage } from '../../../../contract/api-types.js';
+import type { PageLanguage, PageWordKey } from '../page-words/index.js';
 
 const SCRIPT = `(function () {
   var data = JSON.parse(document.getElementById('pay-checkout-return').textContent);
@@ -43,8 +44,10 @@ export interface ReturnPageInput {
   origin: string | null;
   /** Where a top-level page goes back to; null: stay and show the text. */
   returnUrl: string | null;
+  /** The shopper's language (their browser's Accept-Language). */
+  language: PageLanguage;
   /** Shown to a human who sees the page (top level without returnUrl, or a refused post). */
-  text: string;
+  text: PageWordKey;
 }
 
 /** JSON inside <script type="application/json">: `<` escaped so no `</script>` can close it. */
@@ -61,11 +64,12 @@ function escapeHtml(text: string): string {
 
 export function renderReturnPage(input: ReturnPageInput): string {
   const data = { message: input.message, origin: input.origin, returnUrl: input.returnUrl };
+  const { lang, dir, words } = input.language;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Payment</title>
+<html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="robots" content="noindex">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(words.pageTitle)}</title>
 <style>body{font:16px system-ui,sans-serif;margin:2rem;color:#333}</style></head>
-<body><p>${escapeHtml(input.text)}</p>
+<body><main><p>${escapeHtml(words[input.text])}</p></main>
 <script type="application/json" id="pay-checkout-return">${jsonForScript(data)}</script>
 <script>${SCRIPT}</script>
 </body></html>`;

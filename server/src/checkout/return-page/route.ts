@@ -19,20 +19,13 @@ import { verifyControl } from '../../signing/index.js';
 import type { Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { wakeOnHint } from '../gateway-hint.js';
+import { type PageWordKey, pageLanguage } from '../page-words/index.js';
 import { isPending } from '../payments/follow.js';
 import { backFromGatewayPage, leaveGatewayPage } from '../payments/gateway-return.js';
-import { type AnswerOutcome, submitChallengeAnswer } from '../payments/three-ds.js';
+import { submitChallengeAnswer } from '../payments/three-ds.js';
 import { RETURN_PAGE_CSP, renderReturnPage } from './page.js';
 
 const REF = /^[A-Za-z0-9_-]{16,100}$/;
-
-const CHALLENGE_TEXT: Record<AnswerOutcome, string> = {
-  uploaded: 'Verification complete. Finishing the payment...',
-  unknown: 'Verification received. Finishing the payment...',
-  refused: 'The verification was not accepted. Checking the payment with the bank...',
-  replay: 'This verification was already received. Nothing was changed.',
-  'not-expected': 'No verification was expected for this payment. Nothing was changed.',
-};
 
 /** A 4xx the body parser reports (too large, unreadable, unknown charset), else undefined. */
 function clientErrorStatus(error: unknown): number | undefined {
@@ -60,10 +53,13 @@ export function returnRouter(ctx: Context): Router {
     status: number,
     order: Order | null,
     type: ReturnMessage['type'],
-    text: string,
+    text: PageWordKey,
     returnUrl: string | null,
   ) => {
+    // In the shopper's language: the bank's post and a reload come from their browser.
+    const language = pageLanguage(res.req.get('accept-language'));
     res.removeHeader('X-Frame-Options');
+    res.vary('Accept-Language');
     res.set('Content-Security-Policy', `${RETURN_PAGE_CSP}; frame-ancestors ${frameAncestors}`);
     res.set('Cache-Control', 'no-store');
     res
@@ -74,6 +70,7 @@ export function returnRouter(ctx: Context): Router {
           message: { source: 'pay-checkout', type, orderId: order?.clientOrderId ?? '' },
           origin: order ? order.merchantOrigin : null,
           returnUrl,
+          language,
           text,
         }),
       );
@@ -105,30 +102,14 @@ export function returnRouter(ctx: Context): Router {
         );
       if (!genuine) {
         log.warn('final redirect with a bad control refused');
-        send(
-          res,
-          403,
-          null,
-          'final',
-          'This notification could not be verified. Nothing was changed.',
-          null,
-        );
+        send(res, 403, null, 'final', 'unverified', null);
         return;
       }
       // The shopper is back from the gateway's page: never send them there again.
       await leaveGatewayPage(ctx, order);
       // A hint, never proof (gateway-hint.ts): the gateway's status of the order decides.
       const now = (await wakeOnHint(ctx, { orderid, clientOrderId })) ?? order;
-      send(
-        res,
-        200,
-        now,
-        'final',
-        isPending(now)
-          ? 'Checking the payment with the bank. You can return to the shop.'
-          : 'Payment finished. You can return to the shop.',
-        returnUrl,
-      );
+      send(res, 200, now, 'final', isPending(now) ? 'checking' : 'finishedReturn', returnUrl);
       return;
     }
 
@@ -139,7 +120,7 @@ export function returnRouter(ctx: Context): Router {
         200,
         order,
         'method-complete',
-        finished ? 'This payment is already finished.' : 'Verification step complete.',
+        finished ? 'alreadyFinished' : 'methodDone',
         returnUrl,
       );
       return;
@@ -149,14 +130,7 @@ export function returnRouter(ctx: Context): Router {
     const paRes = pick(body, 'PaRes', 'paRes', 'pares');
     if (cres || paRes) {
       if (finished) {
-        send(
-          res,
-          200,
-          order,
-          'final',
-          'This payment is already finished. Nothing was changed.',
-          returnUrl,
-        );
+        send(res, 200, order, 'final', 'alreadyFinishedUnchanged', returnUrl);
         return;
       }
       const outcome = await submitChallengeAnswer(
@@ -169,7 +143,7 @@ export function returnRouter(ctx: Context): Router {
       log.info({ outcome }, 'challenge result received');
       // Whatever came of the upload the frame is done: the widget follows the order, whose
       // status says what is next (a lost answer included: the backend asks the gateway).
-      send(res, 200, order, 'challenge-complete', CHALLENGE_TEXT[outcome], returnUrl);
+      send(res, 200, order, 'challenge-complete', `challenge.${outcome}`, returnUrl);
       return;
     }
 
@@ -177,16 +151,7 @@ export function returnRouter(ctx: Context): Router {
     // back): the page is over, and the gateway's status, asked now, decides.
     const back = await backFromGatewayPage(ctx, order);
     if (back) {
-      send(
-        res,
-        200,
-        back,
-        'final',
-        isPending(back)
-          ? 'Checking the payment with the bank. You can return to the shop.'
-          : 'Payment finished. You can return to the shop.',
-        returnUrl,
-      );
+      send(res, 200, back, 'final', isPending(back) ? 'checking' : 'finishedReturn', returnUrl);
       return;
     }
 
@@ -196,7 +161,7 @@ export function returnRouter(ctx: Context): Router {
       finished ? 200 : 400,
       order,
       'final',
-      finished ? 'Payment finished.' : 'Nothing to process here.',
+      finished ? 'finished' : 'nothingToDo',
       returnUrl,
     );
   };
@@ -219,7 +184,7 @@ export function returnRouter(ctx: Context): Router {
     try {
       const order = REF.test(ref) ? await ctx.store.orders.getByReturnRef(ref) : null;
       if (!order) {
-        send(res, 404, null, 'final', 'Unknown payment. Nothing was changed.', null);
+        send(res, 404, null, 'final', 'unknownPayment', null);
         return;
       }
       const session = order.sessionId ? await ctx.store.sessions.get(order.sessionId) : null;
@@ -238,7 +203,7 @@ export function returnRouter(ctx: Context): Router {
         503,
         known?.order ?? null,
         kindOf(body),
-        'Something went wrong on our side. The payment is being checked; you can return to the shop.',
+        'failedChecking',
         known?.returnUrl ?? null,
       );
     }
@@ -259,9 +224,7 @@ export function returnRouter(ctx: Context): Router {
       status ?? 503,
       null,
       'final',
-      status === undefined
-        ? 'Something went wrong on our side. Nothing was changed.'
-        : 'This request could not be read. Nothing was changed.',
+      status === undefined ? 'failedUnchanged' : 'unreadable',
       null,
     );
   });

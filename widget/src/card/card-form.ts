@@ -1,0 +1,207 @@
+/**
+ * The card form: its four fields, what the shopper has typed into them so far (the brand, which
+ * fields they have left), formatting as they type, each field's error, and focus. Card data lives
+ * in the inputs only: this reads them when asked and wipes them when told.
+ *
+ * Its members start with an underscore: the element is their only reader, and the CDN build shortens
+ * such names (vite.config.ts).
+ */
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { type Brand, cvcLength, detectBrand } from '../../../contract/card/brands.js';
+import type { StringKey } from '../i18n/index.js';
+import { caretAfterDigits, digitsOnly, formatCardNumber, formatExpiry } from './format.js';
+import {
+  CARD_FIELDS,
+  type CardField,
+  type CardValues,
+  type FieldProblem,
+  validateCard,
+} from './validate.js';
+
+const AUTOCOMPLETE: Record<CardField, string> = {
+  number: 'cc-number',
+  expiry: 'cc-exp',
+  cvc: 'cc-csc',
+  name: 'cc-name',
+};
+
+export interface CardFormPorts {
+  /** Where the inputs are (the element's shadow root). */
+  root(): ParentNode;
+  t(key: StringKey, vars?: Record<string, string | number>): string;
+  now(): number;
+  /** A field changed: which fields are valid now (never their values). */
+  changed(fields: Record<CardField, boolean>, brand: Brand | undefined): void;
+  /** Says `text` in the element's polite live region. */
+  announce(text: string): void;
+}
+
+export class CardForm {
+  /** The brand of the number typed so far (undefined while it cannot be told). */
+  _brand: Brand | undefined;
+  /** Each field's error message, once there is one to show. */
+  _errors: Partial<Record<CardField, string>> = {};
+  #touched = new Set<CardField>();
+  readonly #host: ReactiveControllerHost;
+  readonly #ports: CardFormPorts;
+
+  constructor(host: ReactiveControllerHost, ports: CardFormPorts) {
+    this.#host = host;
+    this.#ports = ports;
+  }
+
+  _input(field: CardField): HTMLInputElement | null {
+    return this.#ports.root().querySelector<HTMLInputElement>(`input[name="${field}"]`);
+  }
+
+  _values(): CardValues {
+    const v = (f: CardField) => this._input(f)?.value ?? '';
+    return { number: v('number'), expiry: v('expiry'), cvc: v('cvc'), name: v('name') };
+  }
+
+  /** Wipes the card once it is no longer needed (the name, which another card of the same
+   * shopper shares, stays). */
+  _clear(): void {
+    for (const f of CARD_FIELDS) {
+      const el = this._input(f);
+      if (el && f !== 'name') el.value = '';
+    }
+    this._brand = undefined;
+    this.#host.requestUpdate();
+  }
+
+  /** An empty form for another card: no card, no errors, no field left yet. */
+  _reset(): void {
+    this._clear();
+    this._errors = {};
+    this.#touched.clear();
+  }
+
+  /** Every field checked as on Pay; the invalid ones, in the order focus visits them. */
+  _check(): CardField[] {
+    for (const f of CARD_FIELDS) this.#touched.add(f);
+    this.#validate(CARD_FIELDS);
+    return CARD_FIELDS.filter((f) => this._errors[f]);
+  }
+
+  /** The backend refused `field`: its message on that field, and focus there. */
+  _refuse(field: CardField, message: string): void {
+    this._errors = { ...this._errors, [field]: message };
+    this._focus(field);
+  }
+
+  _focus(field: CardField): void {
+    void this.#host.updateComplete.then(() => this._input(field)?.focus());
+  }
+
+  #message(field: CardField, problem: FieldProblem): string {
+    if (field === 'cvc' && problem === 'invalid')
+      return this.#ports.t('cvc.invalid', { n: cvcLength(this._brand) });
+    return this.#ports.t(`${field}.${problem}` as StringKey);
+  }
+
+  #problems() {
+    return validateCard(this._values(), new Date(this.#ports.now()));
+  }
+
+  #validate(fields: readonly CardField[], problems = this.#problems()): void {
+    const errors = { ...this._errors };
+    for (const f of fields) {
+      const p = problems[f];
+      if (p) errors[f] = this.#message(f, p);
+      else delete errors[f];
+    }
+    this._errors = errors;
+    this.#host.requestUpdate();
+  }
+
+  #onInput = (e: InputEvent): void => {
+    const el = e.target as HTMLInputElement;
+    const field = el.name as CardField;
+    const deleting = (e.inputType ?? '').startsWith('delete');
+    if (field === 'number') {
+      const caret = el.selectionStart ?? el.value.length;
+      const before = digitsOnly(el.value.slice(0, caret)).length;
+      const brand = detectBrand(digitsOnly(el.value));
+      el.value = formatCardNumber(el.value, brand);
+      if (el.matches(':focus')) {
+        const pos = caretAfterDigits(el.value, before);
+        el.setSelectionRange(pos, pos);
+      }
+      this._brand = brand;
+      this.#host.requestUpdate();
+    } else if (field === 'expiry') {
+      el.value = formatExpiry(el.value, deleting);
+    } else if (field === 'cvc') {
+      el.value = digitsOnly(el.value).slice(0, cvcLength(this._brand));
+    }
+    // Errors update live once a field has been left once; before that we do not nag mid-typing.
+    const problems = this.#problems();
+    if (this.#touched.has(field) || this._errors[field]) this.#validate([field], problems);
+    this.#ports.changed(
+      {
+        number: !problems.number,
+        expiry: !problems.expiry,
+        cvc: !problems.cvc,
+        name: !problems.name,
+      },
+      this._brand,
+    );
+  };
+
+  #onBlur = (e: FocusEvent): void => {
+    const el = e.target as HTMLInputElement;
+    const field = el.name as CardField;
+    if (!el.value && !this.#touched.has(field)) return;
+    this.#touched.add(field);
+    this.#validate([field]);
+    const msg = this._errors[field];
+    if (msg) this.#ports.announce(msg);
+  };
+
+  /**
+   * One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. No
+   * input has a maxlength: the browser cuts pasted or autofilled text at maxlength before the
+   * input handler sees it, so "12/2030" became "12/20" (expired) and " 123" a two-digit code;
+   * the handler keeps each field to its length from the digits instead (#onInput).
+   */
+  #field(field: CardField, o: { hint?: string; badge?: string | undefined } = {}): TemplateResult {
+    const error = this._errors[field];
+    const describedBy = `${o.hint ? `hint-${field} ` : ''}${o.badge ? 'brand ' : ''}err-${field}`;
+    return html`<div class="field ${o.hint ? 'half' : ''}" part="field field-${field}">
+      <label for="in-${field}" part="label label-${field}">${this.#ports.t(field)}</label>
+      ${o.hint ? html`<span id="hint-${field}" class="hint" part="hint">${o.hint}</span>` : nothing}
+      <div class="wrap">
+        <input
+          id="in-${field}"
+          name=${field}
+          part="input input-${field}"
+          type="text"
+          autocomplete=${AUTOCOMPLETE[field]}
+          inputmode=${field === 'name' ? 'text' : 'numeric'}
+          dir=${field === 'name' ? nothing : 'ltr'}
+          spellcheck="false"
+          autocapitalize=${field === 'name' ? 'words' : 'off'}
+          placeholder=${field === 'number' ? '1234 1234 1234 1234' : nothing}
+          aria-invalid=${error ? 'true' : 'false'}
+          aria-describedby=${describedBy}
+          @input=${this.#onInput}
+          @blur=${this.#onBlur}
+        />
+        ${o.badge ? html`<span id="brand" class="brand" part="brand">${o.badge}</span>` : nothing}
+      </div>
+      <div id="err-${field}" class="error" part="error error-${field}">${error ?? ''}</div>
+    </div>`;
+  }
+
+  /** The four fields, disabled while `busy`. */
+  _render(busy: boolean): TemplateResult {
+    const t = this.#ports.t;
+    return html`<fieldset ?disabled=${busy}>
+      ${this.#field('number', { badge: this._brand?.name })}
+      ${this.#field('expiry', { hint: t('expiryHint') })}
+      ${this.#field('cvc', { hint: t(cvcLength(this._brand) === 4 ? 'cvcHint4' : 'cvcHint3') })}
+      ${this.#field('name')}
+    </fieldset>`;
+  }
+}
