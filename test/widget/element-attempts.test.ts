@@ -44,7 +44,8 @@ describe('<pay-checkout> payment attempts', () => {
       },
     ]);
     // The gateway's error code 51 names the reason (i18n/decline-reasons.ts).
-    const why = 'There is not enough money on this card. You can pay again, with this card or another.';
+    const why =
+      'There is not enough money on this card. You can pay again, with this card or another.';
     expect(m.$('[part="notice"]').textContent).to.equal(why);
     expect(m.$('[role="status"]').textContent).to.equal(why);
     expect(m.$('[part="result"]')).to.equal(null);
