@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { LANGUAGES } from '../../../contract/languages.js';
 import { renderLaunchPage } from '../../../server/src/checkout/launcher/page.js';
 import { en } from '../../../server/src/checkout/page-words/en.js';
 import { pageLanguage } from '../../../server/src/checkout/page-words/index.js';
@@ -23,23 +24,7 @@ describe('the backend pages’ language', () => {
   });
 
   it('every language says every sentence', () => {
-    for (const header of [
-      'ru',
-      'uk',
-      'de',
-      'fr',
-      'es',
-      'it',
-      'pt',
-      'pl',
-      'tr',
-      'nl',
-      'cs',
-      'ro',
-      'kk',
-      'ar',
-      'he',
-    ]) {
+    for (const header of LANGUAGES.filter((l) => l !== 'en')) {
       const { lang, words } = pageLanguage(header);
       assert.equal(lang, header);
       assert.deepEqual(Object.keys(words), Object.keys(en), header);

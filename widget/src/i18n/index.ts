@@ -1,6 +1,12 @@
 /** Languages, message templates and amount formatting. */
+
+export {
+  isRightToLeft,
+  LANGUAGES,
+  type LanguageCode,
+  languageOf,
+} from '../../../contract/languages.js';
 export { en, type StringKey, type Strings } from './en.js';
-export { isRightToLeft, LANGUAGES, type LanguageCode, languageOf } from './languages.js';
 export { loadLanguage } from './load.js';
 export { checkStrings, type StringProblem, withOverrides } from './strings.js';
 

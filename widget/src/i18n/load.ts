@@ -5,8 +5,9 @@
  * of its own and the CDN build writes them beside its file; a browser loading the ESM files
  * directly resolves the path from this module's URL.
  */
+
+import type { LanguageCode } from '../../../contract/languages.js';
 import { en, type Strings } from './en.js';
-import type { LanguageCode } from './languages.js';
 
 const loaded = new Map<LanguageCode, Promise<Strings>>();
 

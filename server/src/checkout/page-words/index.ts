@@ -3,6 +3,7 @@
  * (by the browser's order of preference) the element also speaks, else English. The same
  * languages as the element's; each file beside this one holds one.
  */
+import { isRightToLeft, type LanguageCode, languageOf } from '../../../../contract/languages.js';
 import { ar } from './ar.js';
 import { cs } from './cs.js';
 import { de } from './de.js';
@@ -22,7 +23,7 @@ import { uk } from './uk.js';
 
 export type { PageWordKey, PageWords } from './en.js';
 
-const WORDS: Record<string, PageWords> = {
+const WORDS: Record<LanguageCode, PageWords> = {
   en,
   ru,
   uk,
@@ -41,8 +42,6 @@ const WORDS: Record<string, PageWords> = {
   he,
 };
 
-const RTL = new Set(['ar', 'he']);
-
 export interface PageLanguage {
   /** The `lang` of the page. */
   lang: string;
@@ -57,10 +56,10 @@ export function pageLanguage(acceptLanguage: string | undefined): PageLanguage {
     .map((part, index) => {
       const [tag = '', ...params] = part.trim().split(';');
       const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
-      return { lang: tag.toLowerCase().split('-')[0] ?? '', q: q ? Number(q) : 1, index };
+      return { lang: languageOf(tag), q: q ? Number(q) : 1, index };
     })
-    .filter((l) => l.q > 0 && Object.hasOwn(WORDS, l.lang))
+    .filter((l) => l.q > 0 && l.lang)
     .sort((a, b) => b.q - a.q || a.index - b.index);
   const lang = ranked[0]?.lang ?? 'en';
-  return { lang, dir: RTL.has(lang) ? 'rtl' : 'ltr', words: WORDS[lang] ?? en };
+  return { lang, dir: isRightToLeft(lang) ? 'rtl' : 'ltr', words: WORDS[lang] };
 }

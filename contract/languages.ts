@@ -1,7 +1,8 @@
 /**
- * The languages the element speaks, and how a locale picks one: a region falls back to its
- * language ("pt-BR" is Portuguese), an unknown language to English. English is built in (en.ts);
- * each other language is a module of its own in locales/, fetched when a shopper needs it.
+ * The languages the checkout speaks, the element and the backend's own pages alike, and how a
+ * locale picks one: a region falls back to its language ("pt-BR" is Portuguese). The element's
+ * words are in widget/src/i18n (English built in, each other language a module fetched when a
+ * shopper needs it); the pages' in server/src/checkout/page-words.
  */
 export const LANGUAGES = [
   'en',
