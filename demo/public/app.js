@@ -138,18 +138,20 @@ function resumePayment() {
 async function loadTestCards() {
   const { ok, data } = await api('/demo/api/test-cards');
   if (!ok || !Array.isArray(data)) return;
+  // Each value with its column's name (data-label), which a phone shows beside it (styles.css).
   const rows = data.map((card) => {
     const row = document.createElement('tr');
     const cells = [
-      card.scenario,
-      card.pan.replace(/(\d{4})(?=\d)/g, '$1 '),
-      card.cvv,
-      card.otp ?? '—',
+      ['', card.scenario],
+      ['Card', card.pan.replace(/(\d{4})(?=\d)/g, '$1 ')],
+      ['CVV', card.cvv],
+      ['Code', card.otp ?? '—'],
     ];
-    for (const [index, text] of cells.entries()) {
+    for (const [label, text] of cells) {
       const cell = document.createElement('td');
       cell.textContent = text;
-      if (index === 1) cell.className = 'pan';
+      if (label) cell.dataset.label = label;
+      if (label === 'Card') cell.className = 'pan';
       row.append(cell);
     }
     const use = document.createElement('button');
@@ -163,6 +165,18 @@ async function loadTestCards() {
     return row;
   });
   $('#test-cards tbody').replaceChildren(...rows);
+  keepTableRoles($('#test-cards'));
+}
+
+// On a phone the rows are laid out as blocks (styles.css), and some browsers drop a table's
+// meaning once its parts are no longer displayed as table parts: the roles, spelled out, keep it.
+function keepTableRoles(table) {
+  table.setAttribute('role', 'table');
+  for (const group of table.querySelectorAll('thead, tbody'))
+    group.setAttribute('role', 'rowgroup');
+  for (const row of table.querySelectorAll('tr')) row.setAttribute('role', 'row');
+  for (const header of table.querySelectorAll('th')) header.setAttribute('role', 'columnheader');
+  for (const cell of table.querySelectorAll('td')) cell.setAttribute('role', 'cell');
 }
 
 // QA convenience only: types a test card into the widget's own fields, as a shopper would.

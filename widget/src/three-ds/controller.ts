@@ -241,7 +241,13 @@ export class ThreeDsController implements ReactiveController {
     );
   };
 
-  #keepGoing = (): void => this.#update({ confirming: false });
+  #keepGoing = (): void => {
+    this.#update({ confirming: false });
+    // The question goes, and its buttons with it: focus back on ✕, where the question came from.
+    void this.#host.updateComplete.then(() =>
+      this.#ports.dialog()?.querySelector<HTMLButtonElement>('.close')?.focus(),
+    );
+  };
 
   #confirmCancel = (): void => this.#end?.('cancelled');
 
