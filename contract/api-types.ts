@@ -50,6 +50,37 @@ export type SessionState =
 
 export type ChallengeWindowSize = '01' | '02' | '03' | '04' | '05';
 
+/**
+ * Whether a new card is kept for the shopper's next visit (a card reference made once the payment
+ * is approved): `ask` (the element shows an unticked "Save this card for next time" box and sends
+ * the shopper's choice as `CardPayRequest.saveCard`), `always` (the merchant has the shopper's
+ * agreement elsewhere: kept whatever the box says; the element shows none), `never`.
+ */
+export type SaveCardMode = 'ask' | 'always' | 'never';
+
+/** Whether a saved card is paid with its security code typed again (`SavedCardPayRequest.cvc`). */
+export type SavedCardCvc = 'required' | 'optional';
+
+/**
+ * A card the merchant offers the returning shopper, as the gateway describes its card reference
+ * (get-card-info). The reference itself never reaches the browser: `handle` stands for it.
+ */
+export interface SavedCardView {
+  /** Opaque, and valid in this session only: what `SavedCardPayRequest.savedCard` names. */
+  handle: string;
+  /** As the gateway names brands (`VISA`, `MASTERCARD`, ...; `UNKNOWN` when it names none). */
+  brand: string;
+  last4: string;
+  /** "01".."12" */
+  expMonth: string;
+  /** Four digits, e.g. "2030". */
+  expYear: string;
+  /** The name on the card as the gateway holds it ('' when it holds none). */
+  holder: string;
+  /** Past its expiry month: show it, not selectable; the backend refuses to charge it. */
+  expired: boolean;
+}
+
 export interface SessionView {
   id: string;
   /** The merchant's order id (the gateway's `client_orderid`). */
@@ -71,6 +102,15 @@ export interface SessionView {
   order?: OrderView;
   /** The backend's gateway is a sandbox: no real payment is made (the element says so). */
   testMode?: true;
+  /** Whether the element offers to keep a new card. This backend always sends it; absent: `never`. */
+  saveCard?: SaveCardMode;
+  /**
+   * The cards offered for this payment, most recent first, above "Use another card" (the first
+   * one not expired selected by default). This backend always sends it; absent: none.
+   */
+  savedCards?: SavedCardView[];
+  /** Whether a saved card needs its security code. This backend always sends it; absent: `required`. */
+  savedCardCvc?: SavedCardCvc;
 }
 
 export interface OrderView {
@@ -127,10 +167,35 @@ export interface CardInput {
   holder: string;
 }
 
-export interface PayRequest {
+/** Pay with a card typed in the form. */
+export interface CardPayRequest {
   card: CardInput;
   browser: BrowserInfo;
+  /**
+   * The shopper ticked "Save this card for next time" (absent: false). Only a session whose
+   * `saveCard` is `ask` takes `true` as consent (`always` keeps the card anyway); `never` refuses
+   * it (`validation`, field `saveCard`). The card is kept only once the payment is approved.
+   */
+  saveCard?: boolean;
 }
+
+/**
+ * Pay with a card the session offers, by its security code: the backend charges its card
+ * reference (the gateway's make-rebill, with `cvv2` and the shopper's IP). Declines, 3-D Secure
+ * and the next attempt go as with a typed card.
+ */
+export interface SavedCardPayRequest {
+  /** `SavedCardView.handle` of this session; anything else is `saved-card-unknown`. */
+  savedCard: string;
+  /**
+   * 3 or 4 digits; required unless the session's `savedCardCvc` is `optional` (missing where it
+   * is required: `validation`, field `cvc`). Sent to the gateway as `cvv2`, kept nowhere.
+   */
+  cvc?: string;
+  browser: BrowserInfo;
+}
+
+export type PayRequest = CardPayRequest | SavedCardPayRequest;
 
 export interface MethodResultRequest {
   threeDSCompInd: 'Y' | 'N' | 'U';
@@ -209,6 +274,8 @@ export type WidgetApiErrorCode =
   | 'not-found' // no such route
   | 'conflict' // the session's state does not allow this (e.g. already paid)
   | 'attempts-exhausted' // the session took its last payment attempt: no further one is sent
+  | 'saved-card-unknown' // 400 (`savedCard`): not a card this session offers; nothing was sent
+  | 'saved-card-expired' // 409 (`savedCard`): the saved card has expired; nothing was sent
   | 'payload-too-large'
   | 'rate-limited'
   | 'gateway' // the gateway refused or failed; `message` says why

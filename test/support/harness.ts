@@ -77,6 +77,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 }
 
+/**
+ * The gateway config of the sandbox's dev merchant at another gateway address: a gateway written
+ * in a test, signing with the same credentials.
+ */
+export function devMerchantAt(sb: Sandbox, gatewayUrl: string): CheckoutConfig['gateway'] {
+  const dev = sb.sandbox.devCredentials;
+  if (!dev) throw new Error('the sandbox runs without its dev merchant');
+  return {
+    url: gatewayUrl,
+    endpointId: dev.endpointId,
+    login: dev.login,
+    controlKey: dev.controlKey,
+    privateKeyFile: dev.privateKeyFile,
+  };
+}
+
 export interface Backend {
   checkout: CheckoutApp;
   store: CheckoutStore;
@@ -151,11 +167,14 @@ export async function startBackend(sb: Sandbox, options: BackendOptions = {}): P
  * A sandbox and a backend for the enclosing suite: started before its tests (then handed to
  * `use`, which keeps what it needs), closed after them.
  */
-export function withSandboxAndBackend(use: (started: { sb: Sandbox; be: Backend }) => void): void {
+export function withSandboxAndBackend(
+  use: (started: { sb: Sandbox; be: Backend }) => void,
+  backendOptions: BackendOptions = {},
+): void {
   let started: { sb: Sandbox; be: Backend } | undefined;
   before(async () => {
     const sb = await startSandbox();
-    started = { sb, be: await startBackend(sb) };
+    started = { sb, be: await startBackend(sb, backendOptions) };
     use(started);
   });
   after(async () => {

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { NextAction, ReturnMessage } from '../../contract/api-types.js';
+import { TEST_CARDS } from '../../server/src/sandbox/test-cards.js';
 import { BROWSER, CUSTOMER } from './fixtures.js';
 import { MERCHANT_API_KEY, MERCHANT_ORIGIN } from './harness.js';
 
@@ -59,6 +60,15 @@ export interface Card {
   pan: string;
   cvv?: string;
   otp?: string | null;
+  /** The "Save this card for next time" box, when the body is to say (absent: not sent). */
+  saveCard?: boolean;
+}
+
+/** The sandbox's test card of `scenario`, as a scripted shopper types it. */
+export function testCard(scenario: string): Card {
+  const found = TEST_CARDS.find((c) => c.scenario === scenario);
+  assert.ok(found, `no test card ${scenario}`);
+  return { pan: found.pan, cvv: found.cvv, otp: found.otp };
 }
 
 export class Shopper {
@@ -101,7 +111,19 @@ export class Shopper {
         holder: 'John Smith',
       },
       browser: BROWSER,
+      ...(card.saveCard === undefined ? {} : { saveCard: card.saveCard }),
     };
+  }
+
+  /** The body of `POST /widget/pay` with a saved card of the session, by its handle. */
+  savedCardBody(handle: string, cvc?: string) {
+    return { savedCard: handle, ...(cvc === undefined ? {} : { cvc }), browser: BROWSER };
+  }
+
+  async paySaved(handle: string, cvc?: string): Promise<NextAction> {
+    const res = await this.call('POST', '/pay', this.savedCardBody(handle, cvc));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body;
   }
 
   async pay(card: Card): Promise<NextAction> {

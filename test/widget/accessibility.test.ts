@@ -7,11 +7,17 @@
  * launcher's emulateMedia has no forced-colors): test/e2e/demo-phone.test.ts checks them.
  */
 import { expect } from '@open-wc/testing';
-import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, sendMouse, setViewport } from '@web/test-runner-commands';
 import 'axe-core';
 import type { NextAction } from '../../contract/api-types.js';
 import { FALLBACK_AFTER_MS } from '../../widget/src/three-ds/controller.js';
-import { FakeBackend, finalApproved, ORDER_ID, order } from './helpers/fake-backend.js';
+import {
+  FakeBackend,
+  finalApproved,
+  ORDER_ID,
+  order,
+  sessionView,
+} from './helpers/fake-backend.js';
 import { flush } from './helpers/fake-clock.js';
 import { b64url, fakeLaunch, waitUntil } from './helpers/frames.js';
 import { BACKEND, fillCard, type Mounted, mount, payButton, typeInto } from './helpers/mount.js';
@@ -430,6 +436,14 @@ describe('focus is visible and never hidden', () => {
     expect(close.matches(':focus-visible')).to.equal(true);
     expect(getComputedStyle(close).outlineStyle).to.equal('solid');
     expect(onTop(m!.root, close)).to.equal(true);
+    // Shift+Tab from the dialog's first control left the page for the browser's own controls and
+    // Tab came back: a click in the page has the browser give it focus again (the next test
+    // file's page would otherwise start without it, and :focus match nothing there).
+    const title = dialog.querySelector('h2')!.getBoundingClientRect();
+    await sendMouse({
+      type: 'click',
+      position: [Math.round(title.left + 4), Math.round(title.top + 4)],
+    });
   });
 });
 
@@ -532,5 +546,68 @@ describe('steps and errors are spoken once, politely', () => {
     const dialog = await openChallenge();
     const described = m!.root.getElementById(dialog.getAttribute('aria-describedby')!);
     expect(described?.textContent).to.equal('Your bank asks you to confirm the payment.');
+  });
+});
+
+describe('saved cards and the box to save a card', () => {
+  const saved = (over: Record<string, unknown> = {}) =>
+    new FakeBackend().on('GET /widget/session', {
+      json: sessionView({
+        saveCard: 'ask',
+        savedCardCvc: 'required',
+        savedCards: [
+          {
+            handle: 'h-1',
+            brand: 'VISA',
+            last4: '4242',
+            expMonth: '12',
+            expYear: '2030',
+            holder: '',
+            expired: false,
+          },
+          {
+            handle: 'h-2',
+            brand: 'MASTERCARD',
+            last4: '4444',
+            expMonth: '01',
+            expYear: '2021',
+            holder: '',
+            expired: true,
+          },
+        ],
+        ...over,
+      }),
+    });
+
+  it('axe finds nothing, left to right and right to left, the list and the form for another card', async () => {
+    for (const locale of ['en', 'ar']) {
+      m?.stop();
+      m?.el.remove();
+      m = await mount({ backend: saved(), attrs: { locale } });
+      expect(await violations(m.el), `${locale}: the list`).to.deep.equal([]);
+      m.root.querySelectorAll<HTMLInputElement>('input[name="saved"]')[2]!.click();
+      await m.el.updateComplete;
+      expect(await violations(m.el), `${locale}: another card`).to.deep.equal([]);
+    }
+  });
+
+  it('each choice and the box are 24 x 24 px targets, labelled by their words', async () => {
+    await setViewport({ width: 320, height: 640 });
+    m?.stop();
+    m?.el.remove();
+    m = await mount({ backend: saved() });
+    m.root.querySelectorAll<HTMLInputElement>('input[name="saved"]')[2]!.click();
+    await m.el.updateComplete;
+    const boxes = [
+      ...m.root.querySelectorAll<HTMLInputElement>('input[type="radio"], input[type="checkbox"]'),
+    ];
+    expect(boxes).to.have.length(4);
+    for (const box of boxes) {
+      const r = box.getBoundingClientRect();
+      expect(r.width).to.be.at.least(24);
+      expect(r.height).to.be.at.least(24);
+      expect(box.closest('label')!.textContent!.trim()).to.not.equal('');
+    }
+    expect(m.el.getBoundingClientRect().right).to.be.at.most(320);
   });
 });

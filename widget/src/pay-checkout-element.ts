@@ -6,12 +6,18 @@ import {
   type TemplateResult,
   unsafeCSS,
 } from 'lit';
-import type { ChallengeWindowSize, OrderView, SessionView } from '../../contract/api-types.js';
+import type {
+  ChallengeWindowSize,
+  OrderView,
+  PayRequest,
+  SessionView,
+} from '../../contract/api-types.js';
 import type { BrandId } from '../../contract/card/brands.js';
 import { type Api, ApiError, createApi } from './api.js';
 import { CardForm } from './card/card-form.js';
 import { parseExpiry } from './card/expiry.js';
 import { digitsOnly } from './card/format.js';
+import { brandOfSaved, SavedCards } from './card/saved-cards.js';
 import type { CardField } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayErrorCode, PayEventDetail, PayEventName, PayStep } from './events.js';
@@ -82,7 +88,7 @@ const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
  * @cssprop [--pay-color-background=#ffffff] - Form background.
  * @cssprop [--pay-color-text=#1a1d24] - Text colour.
  * @cssprop [--pay-color-muted=#5b6270] - Hints and status text.
- * @cssprop [--pay-color-border=#c9ced8] - Field and card borders.
+ * @cssprop [--pay-color-border=#868d9a] - Field and card borders.
  * @cssprop [--pay-color-field=#ffffff] - Input background.
  * @cssprop [--pay-color-primary=#3056d3] - Pay button background.
  * @cssprop [--pay-color-on-primary=#ffffff] - Pay button text.
@@ -181,6 +187,9 @@ export class PayCheckoutElement extends LitElement {
       this._announce = text;
     },
   });
+
+  /** A returning shopper's saved cards and the chosen one's code (card/saved-cards.ts). */
+  readonly #saved = new SavedCards(this);
 
   /** The 3-D Secure flow: the state machine and its dialog (three-ds/controller.ts). */
   readonly #threeDs = new ThreeDsController(this, {
@@ -374,6 +383,7 @@ export class PayCheckoutElement extends LitElement {
       const info = await this.#api().session();
       await words;
       this._info = info;
+      this.#saved._offer(info);
       // The merchant may allow one mode only for this session: the backend refuses the other.
       if (!info.modes.includes(this.mode)) this.mode = info.modes[0] ?? this.mode;
       this.#emit('pay-ready', {
@@ -423,6 +433,27 @@ export class PayCheckoutElement extends LitElement {
       }
       return;
     }
+    const request = await this.#request(this._info);
+    if (!request) return;
+    this._busy = true;
+    this.#emit('pay-submit', { mode: 'direct', ...this.#lastCard! });
+    this.#step('paying');
+    try {
+      const action = await this.#api().pay(request);
+      // The card is not needed again: it must not stay in the inputs while the page leaves for a
+      // bank or comes back from the back/forward cache (another attempt types it again).
+      this.#card._clear();
+      this.#ended(await this.#threeDs.follow(action));
+    } catch (e) {
+      this.#fail(e);
+    }
+  }
+
+  /**
+   * What Pay sends: the saved card chosen and its security code, or the card typed (and whether
+   * the shopper agreed to save it); undefined, with the errors shown, when a field is not right.
+   */
+  async #request(info: SessionView): Promise<PayRequest | undefined> {
     const invalid = this.#card._check();
     if (invalid.length) {
       await this.updateComplete;
@@ -434,27 +465,24 @@ export class PayCheckoutElement extends LitElement {
         message: this.#card._errors[invalid[0]!]!,
         field: invalid[0]!,
       });
-      return;
+      return undefined;
     }
     const v = this.#card._values();
+    const browser = this.#threeDs.browserInfo();
+    const saved = this.#saved._card(info);
+    if (saved) {
+      this.#lastCard = { brand: brandOfSaved(saved)?.id ?? null, last4: saved.last4 };
+      return { savedCard: saved.handle, ...(v.cvc ? { cvc: v.cvc } : {}), browser };
+    }
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
     this.#lastCard = { brand: this.#brandId, last4: number.slice(-4) };
-    this._busy = true;
-    this.#emit('pay-submit', { mode: 'direct', brand: this.#brandId, last4: this.#lastCard.last4 });
-    this.#step('paying');
-    try {
-      const action = await this.#api().pay({
-        card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
-        browser: this.#threeDs.browserInfo(),
-      });
-      // A session takes one payment: the card is not needed again, so it must not stay in the
-      // inputs while the page leaves for a bank or comes back from the back/forward cache.
-      this.#card._clear();
-      this.#ended(await this.#threeDs.follow(action));
-    } catch (e) {
-      this.#fail(e);
-    }
+    const consent = this.renderRoot.querySelector<HTMLInputElement>('input[name="saveCard"]');
+    return {
+      card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
+      browser,
+      ...(consent?.checked ? { saveCard: true } : {}),
+    };
   }
 
   /**
@@ -490,7 +518,7 @@ export class PayCheckoutElement extends LitElement {
     this._announce = this._notice;
     this._busy = false;
     this._view = 'form';
-    this.#card._focus('number');
+    this.#card._focus(this.#card._saved ? 'cvc' : 'number');
   }
 
   #finish(order: OrderView): void {
@@ -582,6 +610,28 @@ export class PayCheckoutElement extends LitElement {
 
   // ---- rendering ------------------------------------------------------------------------------------
 
+  /**
+   * The saved cards when the session offers any, then the card form: the chosen card's security
+   * code, or the fields for another card (and the box to save it, when the session asks).
+   */
+  #cardChoice(busy: boolean): TemplateResult {
+    const info = this._info;
+    const saved = this.#saved._card(info);
+    this.#card._saved = saved && {
+      brand: brandOfSaved(saved),
+      optional: info?.savedCardCvc === 'optional',
+    };
+    const form = html`${this.#card._render(busy)}${
+      !saved && info?.saveCard === 'ask'
+        ? html`<label class="consent" part="save-card"><input type="checkbox" name="saveCard"
+            ?disabled=${busy} /> ${this.#t('saveCard')}</label>`
+        : nothing
+    }`;
+    return info?.savedCards?.length
+      ? this.#saved._render(info, busy, (k) => this.#t(k), form)
+      : form;
+  }
+
   protected override render(): TemplateResult {
     // Before the language's file is here, an empty box: no English flashes before Arabic.
     if (!this.#words) return html`<div class="root" aria-busy="true"></div>`;
@@ -608,7 +658,7 @@ export class PayCheckoutElement extends LitElement {
             ${
               this.mode === 'hosted'
                 ? html`<p class="hint">${this.#t('hostedNote')}</p>`
-                : this.#card._render(busy)
+                : this.#cardChoice(busy)
             }
             <button type="submit" part="button" aria-disabled=${busy ? 'true' : 'false'}>
               ${this._busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${

@@ -152,6 +152,23 @@ export const styles = /* css */ `
   input:disabled {
     opacity: 0.65;
   }
+  /* A saved card to choose, "Use another card", and the box to save a card: one per line, the
+     control a 24 px target beside its words (the input rule above is for the text fields). */
+  .saved,
+  .consent {
+    display: flex;
+    flex: 100%;
+    gap: 8px;
+    align-items: center;
+    font-weight: 400;
+  }
+  .saved input,
+  .consent input {
+    flex: none;
+    width: 24px;
+    height: 24px;
+    accent-color: var(--_accent);
+  }
   /* The brand badge sits at the inline end of the label line, over the end of the number field,
      not in it: the digits get the whole field, so 16 of them fit at 320 px (a badge in the field
      took 7.5em from it, and American Express is wider than that). */

@@ -98,3 +98,19 @@ export function notifyOrder(ctx: Context, orderId: string): void {
 export function inScope<T>(ctx: Context, scope: CallScope, fn: () => Promise<T>): Promise<T> {
   return ctx.scope.run(scope, fn);
 }
+
+/**
+ * A map of this instance's own (its polls in flight, poll records, card details it read): one per
+ * context, gone with it, never shared with another instance.
+ */
+export function instanceMap<V>(): (ctx: Context) => Map<string, V> {
+  const maps = new WeakMap<Context, Map<string, V>>();
+  return (ctx) => {
+    let map = maps.get(ctx);
+    if (!map) {
+      map = new Map();
+      maps.set(ctx, map);
+    }
+    return map;
+  };
+}

@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import type {
   Attempt as AttemptSchema,
+  CardInfo as CardInfoSchema,
   CheckoutSessionView,
   CreateSessionBody,
   ErrorResponse,
@@ -16,6 +17,7 @@ import type {
   Event as EventSchema,
   ListEventsQuery,
   Operation as OperationSchema,
+  OrderCardRef,
   OrderList as OrderListSchema,
   Order as OrderSchema,
   OrderStatusEnum,
@@ -39,6 +41,10 @@ export type Operation = z.output<typeof OperationSchema>;
 export type WebhookEventInfo = z.output<typeof EventSchema>;
 export type EventList = z.output<typeof EventListSchema>;
 export type ListEventsParams = z.input<typeof ListEventsQuery>;
+/** A card reference made from an order (`order.cardRef`, a forget's answer). */
+export type CardRef = z.output<typeof OrderCardRef>;
+/** The card behind a card reference, as the gateway describes it (`getCardRef`). */
+export type CardInfo = z.output<typeof CardInfoSchema>;
 /** What the gateway's back office showed for an `unknown` operation, and who checked it. */
 export type ResolveOperationInput = z.input<typeof ResolveOperationBody>;
 /** A capture, void or refund: the order after it, and the operation (its `status` may be pending). */
@@ -124,6 +130,13 @@ export interface MerchantClient {
   listEvents(params?: ListEventsParams): Promise<EventList>;
   /** Sends one event to your webhook endpoint again. */
   redeliverEvent(eventId: string): Promise<WebhookEventInfo>;
+  /** The card behind a card reference: brand, last four, expiry, holder (read from the gateway). */
+  getCardRef(cardRefId: string): Promise<CardInfo>;
+  /**
+   * Forgets a card reference this backend made: no checkout session offers it again. A 409 while
+   * a session that may still be paid offers it.
+   */
+  forgetCardRef(cardRefId: string): Promise<CardRef>;
 }
 
 export function createMerchantClient(options: MerchantClientOptions): MerchantClient {
@@ -208,5 +221,8 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
     },
     redeliverEvent: (eventId) =>
       call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`, {}),
+    getCardRef: (cardRefId) => call('GET', `/card-refs/${encodeURIComponent(cardRefId)}`),
+    forgetCardRef: (cardRefId) =>
+      call('POST', `/card-refs/${encodeURIComponent(cardRefId)}/forget`, {}),
   };
 }

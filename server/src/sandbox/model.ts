@@ -102,3 +102,9 @@ export interface Transaction {
   createdAt: number;
   updatedAt: number;
 }
+
+/**
+ * `extra` key of a rebill paid by the shopper in person (make-rebill with `cvv2` and a
+ * `redirect_url` to come back to): its scenario may ask for 3-D Secure, as a sale's does.
+ */
+export const SHOPPER_PRESENT = 'shopperPresent';

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Callbacks } from './callbacks.js';
 import type { JobPayload, JobRunner } from './jobs.js';
-import type { Phase, Transaction, TxStatus } from './model.js';
+import { type Phase, SHOPPER_PRESENT, type Transaction, type TxStatus } from './model.js';
 import { merchantInitiatedOutcome, type Outcome, outcomeOf } from './scenarios.js';
 import type { Clock } from './scheduler.js';
 import { applyOperation } from './state-machine.js';
@@ -20,7 +20,7 @@ export interface Timing {
   lateApprovalMs: number;
 }
 
-/** Kinds run without the shopper: 3DS does not apply. */
+/** Kinds run without the shopper: 3DS does not apply (but to a rebill the shopper pays in person). */
 const MERCHANT_INITIATED = new Set(['rebill', 'recurring', 'payout', 'transfer']);
 
 export class Processor {
@@ -52,7 +52,7 @@ export class Processor {
   }
 
   outcome(tx: Transaction): Outcome {
-    return MERCHANT_INITIATED.has(tx.kind)
+    return MERCHANT_INITIATED.has(tx.kind) && tx.extra?.[SHOPPER_PRESENT] !== 'true'
       ? merchantInitiatedOutcome(tx.scenario)
       : outcomeOf(tx.scenario);
   }

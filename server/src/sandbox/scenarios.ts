@@ -86,6 +86,16 @@ const BY_TEST_CARD: Record<string, Outcome> = {
   error: { kind: 'error', code: '96', message: 'Processor system malfunction' },
   filtered: { kind: 'filtered', code: '8881', message: 'Refused by the fraud filter' },
   'unknown-then-approved': { kind: 'unknown-then-approve' },
+  // Its sale goes through; its reference, charged with the shopper present, asks for 3DS.
+  'saved-card-challenge': { kind: 'approve' },
+};
+
+/**
+ * What a card reference's scenario becomes when the shopper is there to pay with it (make-rebill
+ * with `cvv2`): the scenario of that charge. Only these references ask for 3-D Secure then.
+ */
+const PRESENT_REBILL: Record<string, string> = {
+  'saved-card-challenge': '3ds2-challenge-no-method',
 };
 
 /** The gateway sandbox's CVV rules, for Luhn-valid cards outside the table. */
@@ -117,11 +127,35 @@ const BY_CVV: Record<string, Scenario> = {
   },
 };
 
+/** What a card outside the test-card table does with a CVV the rules do not name. */
+const CVV_DECLINED: Scenario = {
+  name: 'cvv-declined',
+  outcome: { kind: 'decline', ...DECLINE_DO_NOT_HONOUR },
+};
+
+/**
+ * A rebill's scenario, and whether it may run 3-D Secure. Without `cvv2` the cardholder is absent:
+ * the reference's own scenario, never 3DS (Processor.outcome). With it the shopper is paying, and
+ * the security code is checked by the sandbox's CVV rules first, whatever card the reference
+ * keeps: a code they decline (or leave `unknown`) decides the charge, `321` asks for a challenge
+ * (code `hint`), and a code they approve leaves it to the reference (PRESENT_REBILL).
+ */
+export function rebillScenario(
+  refScenario: string,
+  cvv2: string | undefined,
+): { scenario: string; threeDs: boolean } {
+  if (cvv2 === undefined) return { scenario: refScenario, threeDs: false };
+  const byCvv = BY_CVV[cvv2] ?? CVV_DECLINED;
+  if (byCvv.outcome.kind !== 'approve') return { scenario: byCvv.name, threeDs: true };
+  const present = PRESENT_REBILL[refScenario];
+  return present ? { scenario: present, threeDs: true } : { scenario: refScenario, threeDs: false };
+}
+
 export function scenarioFor(pan: string, cvv: string | undefined): Scenario {
   const card = findTestCard(pan);
   if (card) return { name: card.scenario, outcome: outcomeOf(card.scenario) };
   const byCvv = cvv === undefined ? undefined : BY_CVV[cvv];
-  return byCvv ?? { name: 'cvv-declined', outcome: { kind: 'decline', ...DECLINE_DO_NOT_HONOUR } };
+  return byCvv ?? CVV_DECLINED;
 }
 
 export function outcomeOf(name: string): Outcome {

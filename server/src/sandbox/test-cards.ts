@@ -20,7 +20,8 @@ export type ScenarioName =
   | 'gateway-3ds-html'
   | 'error'
   | 'filtered'
-  | 'unknown-then-approved';
+  | 'unknown-then-approved'
+  | 'saved-card-challenge';
 
 export interface TestCard {
   scenario: ScenarioName;
@@ -198,6 +199,16 @@ export const TEST_CARDS: readonly TestCard[] = [
     otp: SANDBOX_OTP,
     description:
       'No method URL (upload U), challenge; left unanswered, the bank approves it about 20 s later (as if confirmed in another tab): leave it, pay with another card, and the late approval is reversed.',
+  },
+  {
+    scenario: 'saved-card-challenge',
+    pan: '4000000000000176',
+    cvv: '123',
+    expMonth: EXP_MONTH,
+    expYear: EXP_YEAR,
+    otp: SANDBOX_OTP,
+    description:
+      'Approved without 3-D Secure; saved, its card reference paid with its security code (make-rebill with cvv2) asks for a 3DS 2 challenge: no method URL (upload U), then the code.',
   },
 ];
 

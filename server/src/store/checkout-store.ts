@@ -3,6 +3,7 @@
  */
 
 import { createCallbackRepository } from './callbacks.js';
+import { createCardRefRepository } from './card-refs.js';
 import {
   type Database,
   type DatabaseOptions,
@@ -15,6 +16,7 @@ import { createIdempotencyRepository } from './idempotency.js';
 import { createOperationRepository } from './operations.js';
 import { createOrderRepository } from './orders.js';
 import { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
+import { createSessionCardRepository } from './session-cards.js';
 import { createSessionReadRepository } from './session-reads.js';
 import { createSessionRepository } from './sessions.js';
 import type { Executor } from './sql.js';
@@ -30,6 +32,8 @@ function createRepositories(q: Executor) {
     idempotency: createIdempotencyRepository(q),
     webhooks: createWebhookRepository(q),
     operations: createOperationRepository(q),
+    cardRefs: createCardRefRepository(q),
+    sessionCards: createSessionCardRepository(q),
   };
 }
 

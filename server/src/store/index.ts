@@ -9,6 +9,12 @@ export {
   type ReceivedCallback,
 } from './callbacks.js';
 export {
+  type CardRefRepository,
+  createCardRefRepository,
+  type NewCardRef,
+  type StoredCardRef,
+} from './card-refs.js';
+export {
   type CheckoutRepositories,
   type CheckoutStore,
   createCheckoutStore,
@@ -25,7 +31,7 @@ export {
   type Queryable,
   type QueryResult,
 } from './database.js';
-export { StoreError, type StoreErrorCode } from './errors.js';
+export { CardRefNotHeldError, StoreError, type StoreErrorCode } from './errors.js';
 export {
   createHistoryRepository,
   type GatewayExchange,
@@ -76,6 +82,11 @@ export {
   sanitizeRecord,
 } from './sanitize.js';
 export { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
+export {
+  createSessionCardRepository,
+  type OfferedCard,
+  type SessionCardRepository,
+} from './session-cards.js';
 export {
   createSessionReadRepository,
   type SessionReadRepository,

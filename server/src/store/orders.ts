@@ -88,6 +88,10 @@ export interface Order {
   returnRef: string;
   /** The merchant page's exact origin, the only target of the return page's postMessage. */
   merchantOrigin: string | null;
+  /** Keep this attempt's card once it is approved: the shopper agreed, or the session saves always. */
+  saveCard: boolean;
+  /** The card reference this attempt charged (the shopper paid with a saved card), else null. */
+  savedCardRef: string | null;
   createdAt: Date;
   updatedAt: Date;
   version: number;
@@ -106,6 +110,8 @@ export interface OrderPatch {
   reason?: string | null;
   errorCode?: string | null;
   merchantOrigin?: string | null;
+  saveCard?: boolean;
+  savedCardRef?: string | null;
 }
 
 export interface NewOrder extends OrderPatch {
@@ -165,6 +171,8 @@ const PATCH_COLUMNS = {
   reason: { column: 'reason' },
   errorCode: { column: 'error_code' },
   merchantOrigin: { column: 'merchant_origin' },
+  saveCard: { column: 'save_card' },
+  savedCardRef: { column: 'saved_card_ref' },
 };
 
 export function newReturnRef(): string {
@@ -201,6 +209,8 @@ export function mapOrder(row: Record<string, unknown>): Order {
     errorCode: toStringOrNull(row.error_code),
     returnRef: String(row.return_ref),
     merchantOrigin: toStringOrNull(row.merchant_origin),
+    saveCard: row.save_card === true,
+    savedCardRef: toStringOrNull(row.saved_card_ref),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     version: toInt(row.version, 'orders.version'),
@@ -253,6 +263,8 @@ export function createOrderRepository(q: Executor) {
           reason: input.reason,
           errorCode: input.errorCode,
           merchantOrigin: input.merchantOrigin,
+          saveCard: input.saveCard,
+          savedCardRef: input.savedCardRef,
         },
         PATCH_COLUMNS,
         10,

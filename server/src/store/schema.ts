@@ -210,6 +210,48 @@ alter table merchant_webhooks add column seq bigserial;
 create unique index merchant_webhooks_seq on merchant_webhooks (seq);
 `;
 
+// Saved cards. `card_refs`: the card references this backend made (a shopper's consent, or the
+// merchant's POST /v1/orders/{id}/card-ref), one per approved order at most, with what may be
+// shown of the card (brand, last four); its expiry and holder are read from the gateway when
+// needed, never kept. `forgotten_at`: the merchant forgot it; it is offered no more. A session may
+// offer some of them (`checkout_session_cards`), each under a random handle that the browser sees
+// instead of the reference. An attempt keeps the shopper's consent to save its card (`save_card`)
+// and, paid with a saved card, the reference it charged (`saved_card_ref`). References made before
+// this migration through the merchant API are taken in.
+const savedCards = `
+create table card_refs (
+  id text primary key,
+  seq bigserial not null unique,
+  order_id text not null unique references orders (id),
+  brand text not null,
+  last4 text check (last4 ~ '^[0-9]{4}$'),
+  created_at timestamptz not null default now(),
+  forgotten_at timestamptz
+);
+create table checkout_session_cards (
+  session_id text not null references checkout_sessions (id),
+  card_ref_id text not null references card_refs (id),
+  handle text not null unique,
+  primary key (session_id, card_ref_id)
+);
+create index checkout_session_cards_ref on checkout_session_cards (card_ref_id);
+alter table checkout_sessions
+  add column save_card text not null default 'never' check (save_card in ('ask', 'always', 'never')),
+  add column saved_card_cvc text not null default 'required'
+    check (saved_card_cvc in ('required', 'optional'));
+alter table orders
+  add column save_card boolean not null default false,
+  add column saved_card_ref text references card_refs (id);
+create index orders_cards_to_save on orders (updated_at) where save_card and status = 'approved';
+insert into card_refs (id, order_id, brand, last4, created_at)
+  select distinct on (o.id) op.gateway_ref, o.id, coalesce(o.card_brand, 'UNKNOWN'), o.card_last4,
+         op.created_at
+    from merchant_operations op join orders o on o.id = op.data->>'orderRowId'
+   where op.kind = 'card-ref' and op.gateway_ref is not null
+   order by o.id, op.seq
+  on conflict do nothing;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -223,4 +265,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '010-orders-from-sessions', sql: ordersFromSessions },
   { id: '011-payment-attempts', sql: paymentAttempts },
   { id: '012-webhook-seq', sql: webhookSeq },
+  { id: '013-saved-cards', sql: savedCards },
 ];

@@ -7,7 +7,13 @@
  * order back. A session that ends unpaid (`expire`) leaves its order `expired`.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Intent, PayMode, SessionState } from '../../../contract/api-types.js';
+import type {
+  Intent,
+  PayMode,
+  SaveCardMode,
+  SavedCardCvc,
+  SessionState,
+} from '../../../contract/api-types.js';
 import { StoreError } from './errors.js';
 import {
   createOrderRepository,
@@ -19,6 +25,7 @@ import {
   PENDING_ORDER_STATUSES,
 } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
+import { createSessionCardRepository } from './session-cards.js';
 import {
   assertMinor,
   type Executor,
@@ -45,6 +52,10 @@ export interface CheckoutSession {
   state: SessionState;
   /** How many payment attempts the session takes (1-10). */
   maxAttempts: number;
+  /** Whether a new card is kept once paid: asked, always, or never. */
+  saveCard: SaveCardMode;
+  /** Whether a saved card is paid with its security code. */
+  savedCardCvc: SavedCardCvc;
   /** Its current payment attempt (the kept one once approved): an order row's id. */
   orderId: string | null;
   expiresAt: Date;
@@ -68,13 +79,25 @@ export interface NewCheckoutSession {
   modes?: readonly PayMode[];
   /** Defaults to 5. */
   maxAttempts?: number;
+  /** Defaults to `never`. */
+  saveCard?: SaveCardMode;
+  /** Defaults to `required`. */
+  savedCardCvc?: SavedCardCvc;
+  /** Card references (held, not forgotten) the session offers; none by default. */
+  savedCards?: readonly string[];
   expiresAt: Date;
 }
 
 /** Order fields known when the shopper pays (never card data beyond brand / last four). */
 export type PaymentOrderFields = Pick<
   NewOrder,
-  'merchantOrigin' | 'cardBrand' | 'cardLast4' | 'cardMasked' | 'nextAction'
+  | 'merchantOrigin'
+  | 'cardBrand'
+  | 'cardLast4'
+  | 'cardMasked'
+  | 'nextAction'
+  | 'saveCard'
+  | 'savedCardRef'
 >;
 
 export type ClaimResult =
@@ -120,6 +143,8 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
     modes: row.modes as PayMode[],
     state: row.state as SessionState,
     maxAttempts: toInt(row.max_attempts ?? 5, 'checkout_sessions.max_attempts'),
+    saveCard: (row.save_card ?? 'never') as SaveCardMode,
+    savedCardCvc: (row.saved_card_cvc ?? 'required') as SavedCardCvc,
     orderId: toStringOrNull(row.order_id),
     expiresAt: toDate(row.expires_at),
     createdAt: toDate(row.created_at),
@@ -193,14 +218,19 @@ export function createSessionRepository(q: Executor) {
   };
 
   return {
-    /** The session and its order (`awaiting-payment`, the session's own fields), together. */
+    /**
+     * The session, its order (`awaiting-payment`, the session's own fields) and the saved cards it
+     * offers, together; none of them when a card is not held (CardRefNotHeldError).
+     */
     create(input: NewCheckoutSession): Promise<CheckoutSession> {
       assertMinor(input.amountMinor, 'amountMinor');
       return inTransaction(q, async (tx) => {
         const { rows } = await tx.query(
           `insert into checkout_sessions (id, client_orderid, amount_minor, currency, intent,
-             description, customer, return_url, metadata, expires_at, modes, max_attempts)
-           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::text[], $12)
+             description, customer, return_url, metadata, expires_at, modes, max_attempts,
+             save_card, saved_card_cvc)
+           values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::text[], $12, $13,
+             $14)
            returning *`,
           [
             input.id ?? randomUUID(),
@@ -216,6 +246,8 @@ export function createSessionRepository(q: Executor) {
             input.expiresAt,
             [...(input.modes ?? ['direct', 'hosted'])],
             input.maxAttempts ?? 5,
+            input.saveCard ?? 'never',
+            input.savedCardCvc ?? 'required',
           ],
         );
         if (!rows[0]) throw new StoreError('store-insert', 'Session insert returned no row');
@@ -228,6 +260,7 @@ export function createSessionRepository(q: Executor) {
           amountMinor: session.amountMinor,
           currency: session.currency,
         });
+        await createSessionCardRepository(tx).offer(session.id, input.savedCards ?? []);
         return linkOrder(tx, session.id, order.id);
       });
     },

@@ -185,6 +185,8 @@ export const CHECKOUT_TABLES = [
   'idempotency_keys',
   'merchant_webhooks',
   'merchant_operations',
+  'card_refs',
+  'checkout_session_cards',
 ] as const;
 
 export const SANDBOX_TABLES = [

@@ -259,6 +259,9 @@ describe('merchant API: orders and money operations', () => {
       'modes',
       'orderId',
       'returnUrl',
+      'saveCard',
+      'savedCardCvc',
+      'savedCards',
     ]);
     assert.deepEqual(schema.properties.modes, {
       type: 'array',

@@ -80,6 +80,7 @@ describe('merchant API: checkout sessions and their orders from the first moment
       card: null,
       reason: null,
       errorCode: null,
+      cardRef: null,
       attempts: [],
     });
     assert.equal(createdAt, updatedAt);
@@ -124,6 +125,9 @@ describe('merchant API: checkout sessions and their orders from the first moment
       description: 'Test order',
       modes: ['direct'],
       maxAttempts: 5,
+      saveCard: 'never',
+      savedCards: [],
+      savedCardCvc: 'required',
       livemode: true,
       returnUrl: `${MERCHANT_ORIGIN}/thank-you`,
       metadata: {},

@@ -51,6 +51,7 @@ describe('test cards', () => {
         'gateway-3ds-redirect-declined',
         'gateway-3ds-html',
         '3ds2-challenge-late-approval',
+        'saved-card-challenge',
       ],
     );
     for (const card of cards) assert.ok(luhnValid(card.pan), card.pan);

@@ -92,6 +92,8 @@ for (const engine of engines()) {
         assert.deepEqual(
           rows.map((r) => r.table_name),
           [
+            'card_refs',
+            'checkout_session_cards',
             'checkout_sessions',
             'gateway_callbacks',
             'gateway_history',

@@ -79,12 +79,24 @@ for (const engine of engines()) {
           payload: { orderId, ...card },
           orderId,
         });
+        // A saved card: its reference keeps brand and last four only, and a session offers it.
+        await store.cardRefs.register({ id: 'ref-pci', orderId, brand: 'VISA', last4: '1111' });
+        await store.sessions.create({
+          clientOrderId: 'pci-2',
+          amountMinor: 1000,
+          currency: 'EUR',
+          intent: 'sale',
+          customer: { email: 'a@example.com', ...card },
+          saveCard: 'ask',
+          savedCards: ['ref-pci'],
+          expiresAt: new Date(Date.now() + 60_000),
+        });
 
         const tables = await store.db.query<{ table_name: string }>(
           `select table_name from information_schema.tables
            where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
         );
-        assert.equal(tables.rows.length, 8);
+        assert.equal(tables.rows.length, 10);
         let rowsSearched = 0;
         for (const { table_name } of tables.rows) {
           const { rows } = await store.db.query<{ t: string }>(
@@ -106,9 +118,9 @@ for (const engine of engines()) {
             );
           }
         }
-        // One row each in sessions, orders, callbacks, operations, webhooks, two in history
-        // (append and record), and one per migration.
-        assert.equal(rowsSearched, 7 + checkoutMigrations.length);
+        // One row each in callbacks, operations, webhooks, card refs and session cards, two each
+        // in sessions, orders and history (append and record), and one per migration.
+        assert.equal(rowsSearched, 11 + checkoutMigrations.length);
         // What stays: brand, last four, the masked number.
         const order = await store.orders.get(orderId);
         assert.equal(order?.cardMasked, '411111******1111');

@@ -18,6 +18,8 @@ import {
 import { openSharedPGlite, type SharedPGlite } from '../../../server/src/store/shared-pglite.js';
 
 const CHECKOUT_TABLES = [
+  'card_refs',
+  'checkout_session_cards',
   'checkout_sessions',
   'gateway_callbacks',
   'gateway_history',

@@ -41,6 +41,11 @@ export class CardForm {
   _brand: Brand | undefined;
   /** Each field's error message, once there is one to show. */
   _errors: Partial<Record<CardField, string>> = {};
+  /**
+   * A saved card is chosen: the form is its security code alone, as long as its brand says (3 or
+   * 4 digits when the brand is unknown), and may be left empty when `optional`.
+   */
+  _saved: { brand: Brand | undefined; optional: boolean } | undefined;
   #touched = new Set<CardField>();
   readonly #host: ReactiveControllerHost;
   readonly #ports: CardFormPorts;
@@ -79,9 +84,19 @@ export class CardForm {
 
   /** Every field checked as on Pay; the invalid ones, in the order focus visits them. */
   _check(): CardField[] {
-    for (const f of CARD_FIELDS) this.#touched.add(f);
-    this.#validate(CARD_FIELDS);
-    return CARD_FIELDS.filter((f) => this._errors[f]);
+    const fields = this.#fields();
+    for (const f of fields) this.#touched.add(f);
+    this.#validate(fields);
+    return fields.filter((f) => this._errors[f]);
+  }
+
+  #fields(): readonly CardField[] {
+    return this._saved ? ['cvc'] : CARD_FIELDS;
+  }
+
+  /** The brand the security code follows: the saved card's, else the number's. */
+  get #brand(): Brand | undefined {
+    return this._saved ? this._saved.brand : this._brand;
   }
 
   /** The backend refused `field`: its message on that field, and focus there. */
@@ -96,12 +111,25 @@ export class CardForm {
 
   #message(field: CardField, problem: FieldProblem): string {
     if (field === 'cvc' && problem === 'invalid')
-      return this.#ports.t('cvc.invalid', { n: cvcLength(this._brand) });
+      return this.#ports.t('cvc.invalid', { n: cvcLength(this.#brand) });
     return this.#ports.t(`${field}.${problem}` as StringKey);
   }
 
   #problems() {
-    return validateCard(this._values(), new Date(this.#ports.now()));
+    const values = this._values();
+    const problems = validateCard(values, new Date(this.#ports.now()));
+    const saved = this._saved;
+    if (saved) {
+      const { cvc } = values;
+      problems.cvc = !cvc
+        ? saved.optional
+          ? undefined
+          : 'required'
+        : cvc.length === cvcLength(saved.brand) || (!saved.brand && cvc.length === 4)
+          ? undefined
+          : 'invalid';
+    }
+    return problems;
   }
 
   #validate(fields: readonly CardField[], problems = this.#problems()): void {
@@ -133,7 +161,11 @@ export class CardForm {
     } else if (field === 'expiry') {
       el.value = formatExpiry(el.value, deleting);
     } else if (field === 'cvc') {
-      el.value = digitsOnly(el.value).slice(0, cvcLength(this._brand));
+      // A saved card of a brand we do not know may have either length.
+      el.value = digitsOnly(el.value).slice(
+        0,
+        this._saved && !this.#brand ? 4 : cvcLength(this.#brand),
+      );
     }
     // Errors update live once a field has been left once; before that we do not nag mid-typing.
     const problems = this.#problems();
@@ -194,14 +226,17 @@ export class CardForm {
     </div>`;
   }
 
-  /** The four fields, disabled while `busy`. */
+  /** The four fields (a saved card's security code alone), disabled while `busy`. */
   _render(busy: boolean): TemplateResult {
     const t = this.#ports.t;
-    return html`<fieldset ?disabled=${busy}>
-      ${this.#field('number', { badge: this._brand?.name })}
-      ${this.#field('expiry', { hint: t('expiryHint') })}
-      ${this.#field('cvc', { hint: t(cvcLength(this._brand) === 4 ? 'cvcHint4' : 'cvcHint3') })}
-      ${this.#field('name')}
-    </fieldset>`;
+    const cvc = this.#field('cvc', {
+      hint: t(cvcLength(this.#brand) === 4 ? 'cvcHint4' : 'cvcHint3'),
+    });
+    return html`<fieldset ?disabled=${busy}>${
+      this._saved
+        ? cvc
+        : html`${this.#field('number', { badge: this._brand?.name })}
+      ${this.#field('expiry', { hint: t('expiryHint') })}${cvc}${this.#field('name')}`
+    }</fieldset>`;
   }
 }

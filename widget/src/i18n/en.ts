@@ -63,6 +63,10 @@ export const en = {
   errorDetail: 'Something went wrong. Please try again.',
   tryAgain: 'Try again',
   testMode: 'Test mode',
+  savedCards: 'Saved cards',
+  useAnotherCard: 'Use another card',
+  savedExpired: 'Expired',
+  saveCard: 'Save this card for next time',
 };
 
 /** A stable string key: what `strings` overrides and every language file translates. */

@@ -1,5 +1,6 @@
 /**
- * Card references: create one from a paid order; read the card info behind one.
+ * Card references: make one from a paid order (saved-cards/keep-card-ref.ts, the same path as a
+ * card saved with the shopper's consent), read the card behind one, forget one.
  *
  * The spec names create-card-ref's answer `CardRefAsyncResponse`: it may come without
  * `card-ref-id`, which the status of that transaction then carries. The backend follows it (a
@@ -7,16 +8,16 @@
  */
 import { z } from 'zod';
 import { GatewayError } from '../../gateway/index.js';
-import type { MerchantOperation, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
-import { inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
-import { finalizeOperation } from '../operations-status.js';
-import { followUntilFinal } from '../payments/follow-operation.js';
+import { merchantOrderOf } from '../payments/attempts.js';
 import { isFinalStatus } from '../payments/next-action.js';
-import { runOperation } from './operation-runner.js';
+import { cardDetails } from '../saved-cards/card-details.js';
+import { forgetCardRef } from '../saved-cards/forget.js';
+import { keepCardRef } from '../saved-cards/keep-card-ref.js';
+import { cardRefSummary } from '../saved-cards/views.js';
 import type { RouteTable } from './route-spec.js';
-import { CardInfo, CardRef, EmptyBody, ErrorResponse } from './schemas.js';
+import { CardInfo, CardRef, EmptyBody, ErrorResponse, OrderCardRef } from './schemas.js';
 
 const CardRefPending = z.object({
   cardRefId: z.null(),
@@ -24,37 +25,16 @@ const CardRefPending = z.object({
   status: z.string().meta({ description: 'The card reference request, still pending' }),
 });
 
-/** Asks the status of the card-ref transaction once; keeps `card-ref-id` when it is there. */
-async function pollCardRef(
-  ctx: Context,
-  operation: MerchantOperation,
-  order: Order,
-): Promise<MerchantOperation> {
-  try {
-    const status = await inScope(ctx, { operationId: operation.id }, () =>
-      ctx.gateway.status({
-        client_orderid: order.clientOrderId,
-        orderid: operation.gatewayOrderId ?? (order.gatewayOrderId as string),
-      }),
-    );
-    if (status.cardRefId) {
-      const moved = await ctx.store.operations.transition(operation.id, {
-        from: [operation.status],
-        to: 'approved',
-        patch: { gatewayRef: status.cardRefId },
-      });
-      return moved.operation ?? operation;
-    }
-    if (isFinalStatus(status.status) && status.status !== 'approved') {
-      return await finalizeOperation(ctx, operation, status.status, {
-        reason: status.errorMessage,
-        errorCode: status.errorCode,
-      });
-    }
-  } catch (error) {
-    ctx.logger.warn({ err: error, operationId: operation.id }, 'card reference status poll failed');
-  }
-  return operation;
+const CARD_REF_PARAM = { cardRefId: 'The card reference id' };
+
+/** A card reference id as a path may carry one; anything else is no reference (404). */
+function cardRefIdOf(value: string | undefined): string {
+  const id = z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/)
+    .safeParse(value);
+  if (!id.success) throw notFound('Card reference');
+  return id.data;
 }
 
 export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
@@ -64,7 +44,7 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
       path: '/orders/:orderId/card-ref',
       operationId: 'createCardRef',
       summary:
-        'Tokenise the card of an approved order into a card reference (for rebills and recurring payments).',
+        "Tokenise the card of an approved order into a card reference (for rebills, recurring payments and checkout sessions' `savedCards`); the same one a shopper's consent made, if it did, and announced as `card_ref.created` when made.",
       tag: 'Card references',
       params: { orderId: "The merchant's order id" },
       body: EmptyBody,
@@ -79,8 +59,10 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
       },
     },
     async ({ params }, _req, res) => {
-      const order = await ctx.store.orders.getByClientOrderId(params.orderId ?? '');
-      if (!order) throw notFound(`Order ${params.orderId}`);
+      const row = await ctx.store.orders.getByClientOrderId(params.orderId ?? '');
+      if (!row) throw notFound(`Order ${params.orderId}`);
+      // The order's card is its kept attempt's (an earlier attempt may have been declined).
+      const { order } = await merchantOrderOf(ctx, row);
       if (order.status !== 'approved' || !order.gatewayOrderId) {
         throw new HttpError(
           409,
@@ -89,37 +71,11 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
         );
       }
       const existing = await ctx.store.operations.getByClientId('card-ref', order.clientOrderId);
-      if (existing?.gatewayRef) {
-        res.status(200).json({ cardRefId: existing.gatewayRef, orderId: order.clientOrderId });
-        return;
-      }
-      let op =
-        existing ??
-        (await runOperation(
-          ctx,
-          { kind: 'card-ref', clientId: order.clientOrderId, data: { orderRowId: order.id } },
-          () =>
-            ctx.gateway.createCardRef({
-              client_orderid: order.clientOrderId,
-              orderid: order.gatewayOrderId as string,
-            }),
-          { follow: false, lostAnswer: 'fail' },
-        ));
-      if (op.gatewayRef && op.status !== 'approved') {
-        // The answer carried the reference: done, as a synchronous gateway does it.
-        const moved = await ctx.store.operations.transition(op.id, {
-          from: [op.status],
-          to: 'approved',
-        });
-        op = moved.operation ?? op;
-      }
-      if (!op.gatewayRef) {
-        op = await followUntilFinal(ctx, op, ctx.timing.operationFollowMs, (c, current) =>
-          pollCardRef(c, current, order),
-        );
-      }
+      const { operation: op } = await keepCardRef(ctx, order);
       if (op.gatewayRef) {
-        res.status(201).json({ cardRefId: op.gatewayRef, orderId: order.clientOrderId });
+        res
+          .status(existing?.gatewayRef ? 200 : 201)
+          .json({ cardRefId: op.gatewayRef, orderId: order.merchantOrderId });
         return;
       }
       if (isFinalStatus(op.status) && op.status !== 'approved') {
@@ -129,7 +85,7 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
           `The gateway did not create a card reference: ${String(op.data.reason ?? op.status)}`,
         );
       }
-      res.status(202).json({ cardRefId: null, orderId: order.clientOrderId, status: op.status });
+      res.status(202).json({ cardRefId: null, orderId: order.merchantOrderId, status: op.status });
     },
   );
 
@@ -138,39 +94,59 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
       method: 'get',
       path: '/card-refs/:cardRefId',
       operationId: 'getCardRef',
-      summary: 'Read the card behind a card reference: BIN, last four, brand, expiry, holder.',
+      summary:
+        'Read the card behind a card reference as the gateway describes it (BIN, last four, brand, expiry, holder; never stored here), and whether this backend made it and you forgot it.',
       tag: 'Card references',
-      params: { cardRefId: 'The card reference id' },
+      params: CARD_REF_PARAM,
       responses: {
         200: { description: 'Card info', schema: CardInfo },
         404: { description: 'Unknown', schema: ErrorResponse },
       },
     },
     async ({ params }, _req, res) => {
-      const cardRefId = z
-        .string()
-        .regex(/^[A-Za-z0-9-]{1,64}$/)
-        .safeParse(params.cardRefId);
-      if (!cardRefId.success) throw notFound('Card reference');
+      const cardRefId = cardRefIdOf(params.cardRefId);
       try {
-        const info = await inScope(ctx, {}, () =>
-          ctx.gateway.getCardInfo({ cardrefid: cardRefId.data }),
-        );
-        const card = info.card ?? {};
+        const card = await cardDetails(ctx, cardRefId);
+        const kept = await ctx.store.cardRefs.get(cardRefId);
+        const order = kept ? await ctx.store.orders.get(kept.orderId) : null;
         res.json({
-          cardRefId: cardRefId.data,
-          bin: card.bin ?? null,
-          last4: card.lastFour ?? null,
-          brand: card.type ?? null,
-          expMonth: card.expMonth ?? null,
-          expYear: card.expYear ?? null,
-          holder: card.holder ?? null,
+          cardRefId,
+          ...card,
+          orderId: order?.merchantOrderId ?? null,
+          forgotten: kept?.forgottenAt != null,
         });
       } catch (error) {
         if (error instanceof GatewayError && error.code === 'gateway-validation')
           throw notFound('Card reference');
         throw error;
       }
+    },
+  );
+
+  routes.add(
+    {
+      method: 'post',
+      path: '/card-refs/:cardRefId/forget',
+      operationId: 'forgetCardRef',
+      summary:
+        'Forget a card reference this backend made: no checkout session offers it from then on (the gateway keeps the token; the spec has no call to delete one). Forgetting it again answers it as it is.',
+      tag: 'Card references',
+      params: CARD_REF_PARAM,
+      body: EmptyBody,
+      responses: {
+        200: { description: 'Forgotten', schema: OrderCardRef },
+        404: { description: 'Not a card reference this backend made', schema: ErrorResponse },
+        409: {
+          description:
+            'A checkout session that may still be paid (open and not expired, or paying) offers it: expire it, or forget the card once it has ended',
+          schema: ErrorResponse,
+        },
+      },
+    },
+    async ({ params }, _req, res) => {
+      const ref = await forgetCardRef(ctx, cardRefIdOf(params.cardRefId));
+      const order = await ctx.store.orders.get(ref.orderId);
+      res.json(cardRefSummary(ref, order?.merchantOrderId ?? ref.orderId));
     },
   );
 }

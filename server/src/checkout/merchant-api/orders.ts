@@ -9,6 +9,8 @@ import { merchantOrderOf, speakingFor } from '../payments/attempts.js';
 import { isPending, pollOnce } from '../payments/follow.js';
 import { runMoneyOp } from '../payments/money-ops.js';
 import { merchantOrderView } from '../payments/views.js';
+import { cardRefSummaryOf, cardRefViewOf } from '../saved-cards/order-card-ref.js';
+import { cardRefSummary } from '../saved-cards/views.js';
 import { currentOrder } from '../session-life.js';
 import { keyedOperationId } from './idempotency.js';
 import { answerStatus } from './operation-runner.js';
@@ -56,9 +58,15 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
     if (!row) throw notFound(`Order ${orderId}`);
     return merchantOrderOf(ctx, await currentOrder(ctx, row));
   };
+  /** The order in an answer that an Idempotency-Key may keep: its card reference summed up. */
   const view = async (row: StoredOrder) => {
     const { order, attempts } = await merchantOrderOf(ctx, row);
-    return merchantOrderView(order, attempts, !ctx.config.testMode);
+    return merchantOrderView(
+      order,
+      attempts,
+      !ctx.config.testMode,
+      await cardRefSummaryOf(ctx, order),
+    );
   };
 
   routes.add(
@@ -76,7 +84,9 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
     },
     async ({ params }, _req, res) => {
       const { order, attempts } = await load(params.orderId ?? '');
-      res.json(merchantOrderView(order, attempts, !ctx.config.testMode));
+      res.json(
+        merchantOrderView(order, attempts, !ctx.config.testMode, await cardRefViewOf(ctx, order)),
+      );
     },
   );
 
@@ -101,9 +111,14 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
       // Every listed order's attempts in one read, not one read an order.
       const sessionIds = page.orders.flatMap((o) => (o.sessionId ? [o.sessionId] : []));
       const bySession = await ctx.store.orders.attemptsOfSessions(sessionIds);
-      const orders = page.orders.map((row) => {
-        const { order, attempts } = speakingFor(row, bySession.get(row.sessionId ?? '') ?? []);
-        return merchantOrderView(order, attempts, !ctx.config.testMode);
+      const speaking = page.orders.map((row) =>
+        speakingFor(row, bySession.get(row.sessionId ?? '') ?? []),
+      );
+      const refs = await ctx.store.cardRefs.ofOrders(speaking.map((s) => s.order.id));
+      const orders = speaking.map(({ order, attempts }) => {
+        const ref = refs.get(order.id);
+        const cardRef = ref ? cardRefSummary(ref, order.merchantOrderId) : null;
+        return merchantOrderView(order, attempts, !ctx.config.testMode, cardRef);
       });
       res.json({ orders, nextCursor: page.nextCursor });
     },

@@ -98,6 +98,38 @@ function amountAboveZero(value: { amount?: string | undefined }, ctx: z.Refineme
   }
 }
 
+/** A card reference id as the gateway gives it. */
+export const CardRefId = z
+  .string()
+  .min(1, 'is required')
+  .max(64, 'must be at most 64 characters')
+  .meta({ description: "A card reference id (the gateway's card-ref-id)." });
+
+/**
+ * Adds an issue on `savedCards` where the session could not charge them: a saved card is charged
+ * by the gateway's make-rebill, a sale (the spec has no preauth by reference), through the
+ * widget's card form (the `direct` mode).
+ */
+function savedCardsPayable(
+  value: { savedCards: readonly string[]; intent: string; modes: readonly string[] },
+  ctx: z.RefinementCtx,
+) {
+  if (value.savedCards.length === 0) return;
+  if (value.intent !== 'sale') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['savedCards'],
+      message: 'can be offered in a sale only: a saved card is charged by a rebill',
+    });
+  } else if (!value.modes.includes('direct')) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['savedCards'],
+      message: 'needs the direct mode: a saved card is paid in the card form',
+    });
+  }
+}
+
 // --- checkout sessions -----------------------------------------------------------------------
 
 export const CreateSessionBody = z
@@ -129,6 +161,22 @@ export const CreateSessionBody = z
       description:
         'How many payment attempts the shopper may make in this session: after a decline, an error, or a bank page left, the widget takes another card until this many were tried (a cap against card testing). The next one is refused with a 409 `attempts-exhausted`.',
     }),
+    saveCard: z.enum(['ask', 'always', 'never']).default('never').meta({
+      description:
+        "Whether a new card is kept for the shopper's next visit once its payment is approved: `ask` (the widget shows an unticked \"Save this card for next time\" box; kept only when ticked), `always` (kept; only where you have the shopper's agreement elsewhere), `never`. A kept card is a card reference: the order's `cardRef` and the `card_ref.created` event.",
+    }),
+    savedCards: z
+      .array(CardRefId)
+      .max(10, 'must offer at most 10 cards')
+      .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a card reference')
+      .default([])
+      .meta({
+        description:
+          "Card references of this customer that the shopper may pay with by the security code, most recent first in the widget. Each must be one this backend holds: made through it (saved with the shopper's consent, or `POST /v1/orders/{orderId}/card-ref`) and not forgotten. The browser never sees them: it gets a handle per card, valid in this session only. A sale only, with the `direct` mode.",
+      }),
+    savedCardCvc: z.enum(['required', 'optional']).default('required').meta({
+      description: 'Whether a saved card is paid with its security code typed again.',
+    }),
     /** Minutes until the session (and its widget token) expires. */
     expiresInMinutes: z
       .number()
@@ -139,7 +187,8 @@ export const CreateSessionBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .superRefine(savedCardsPayable);
 
 export const SessionCreated = z.object({
   id: z.string(),
@@ -189,6 +238,10 @@ export const Attempt = z
       description:
         'The shopper left its bank page and the session took another attempt; it is still followed to its final status.',
     }),
+    paidWithCardRef: z.string().nullable().meta({
+      description:
+        'The card reference this attempt charged (the shopper paid with a saved card, by make-rebill), else null.',
+    }),
     reversal: z
       .object({ reason: z.string(), reversedAt: z.iso.datetime().nullable() })
       .nullable()
@@ -206,6 +259,25 @@ const Livemode = z.boolean().meta({
     'False when the backend runs against a sandbox (SANDBOX=1, `npm start`, or the `testMode` option): no real money moved.',
 });
 
+export const OrderCardRef = z
+  .object({
+    id: z.string(),
+    orderId: z.string().meta({ description: "The merchant's order id it was made from." }),
+    brand: z.string(),
+    last4: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    forgotten: z.boolean().meta({
+      description: 'You forgot it (`POST /v1/card-refs/{cardRefId}/forget`): no session offers it.',
+    }),
+    expMonth: z.string().nullable().optional(),
+    expYear: z.string().nullable().optional(),
+    holder: z.string().nullable().optional(),
+  })
+  .meta({
+    description:
+      "The card reference made from the order's approved attempt. `expMonth`, `expYear` and `holder` are read from the gateway (get-card-info) on `GET /v1/orders/{orderId}` and `GET /v1/checkout-sessions/{sessionId}` only (null when it cannot tell now): never stored, so never in lists, events or answers kept under an Idempotency-Key.",
+  });
+
 export const Order = z.object({
   orderId: z.string(),
   livemode: Livemode,
@@ -221,6 +293,7 @@ export const Order = z.object({
   card: z.object({ brand: z.string(), last4: z.string(), masked: z.string() }).nullable(),
   reason: z.string().nullable(),
   errorCode: z.string().nullable(),
+  cardRef: OrderCardRef.nullable(),
   attempts: z.array(Attempt).meta({
     description:
       "Every payment attempt so far, first to last. The order's status, amounts, card and gateway id are those of the attempt it keeps (the approved one), else of the latest.",
@@ -242,6 +315,11 @@ export const CheckoutSessionView = z.object({
   description: z.string(),
   modes: z.array(z.enum(['direct', 'hosted'])),
   maxAttempts: z.number().int(),
+  saveCard: z.enum(['ask', 'always', 'never']),
+  savedCards: z.array(z.string()).meta({
+    description: 'The card references the session offers (forgotten ones left out).',
+  }),
+  savedCardCvc: z.enum(['required', 'optional']),
   livemode: Livemode,
   returnUrl: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
@@ -286,7 +364,7 @@ export const ListEventsQuery = z
   .object({
     type: z
       .string()
-      .regex(/^[a-z][a-z0-9.-]{0,60}$/, 'must be an event type such as order.approved')
+      .regex(/^[a-z][a-z0-9._-]{0,60}$/, 'must be an event type such as order.approved')
       .optional(),
     orderId: MerchantOrderId.optional().meta({ description: "The merchant's order id." }),
     delivered: z
@@ -302,7 +380,7 @@ export const Event = z
     id: z.string(),
     type: z.string().meta({
       description:
-        '`order.approved`, `order.declined`, `order.error`, `order.filtered`, `order.expired`, `order.attempts-exhausted`, `payment.declined`, `payment.reversed`, or `<operation>.<status>` (`return.approved`, `payout.declined`, ...).',
+        '`order.approved`, `order.declined`, `order.error`, `order.filtered`, `order.expired`, `order.attempts-exhausted`, `payment.declined`, `payment.reversed`, `card_ref.created`, or `<operation>.<status>` (`return.approved`, `payout.declined`, ...).',
     }),
     createdAt: z.iso.datetime().meta({
       description:
@@ -364,6 +442,11 @@ export const CardInfo = z.object({
   expMonth: z.string().nullable(),
   expYear: z.string().nullable(),
   holder: z.string().nullable(),
+  orderId: z.string().nullable().meta({
+    description:
+      "The merchant's order id this backend made it from; null for a reference it did not make (sessions cannot offer those).",
+  }),
+  forgotten: z.boolean().meta({ description: 'You forgot it: no session offers it any more.' }),
 });
 
 export const CreateRebillBody = z

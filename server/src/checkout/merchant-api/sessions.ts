@@ -3,11 +3,12 @@
  * order exists from then on, `awaiting-payment`), read one, end one early.
  */
 import { toMinorUnits } from '../../signing/index.js';
-import type { CheckoutSession } from '../../store/index.js';
+import { CardRefNotHeldError, type CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
-import { HttpError, notFound } from '../errors.js';
+import { badRequest, HttpError, notFound } from '../errors.js';
 import { merchantOrderOf } from '../payments/attempts.js';
 import { merchantSessionView } from '../payments/views.js';
+import { cardRefViewOf } from '../saved-cards/order-card-ref.js';
 import { currentSession, expireSession } from '../session-life.js';
 import { signSessionToken } from '../widget-api/jwt.js';
 import type { RouteTable } from './route-spec.js';
@@ -30,6 +31,9 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
     if (!session) throw notFound(`Checkout session ${sessionId}`);
     return session;
   };
+  /** The card references the session offers, most recent first. */
+  const offeredIds = async (sessionId: string): Promise<string[]> =>
+    (await ctx.store.sessionCards.offered(sessionId)).map((o) => o.cardRef.id);
 
   routes.add(
     {
@@ -71,11 +75,21 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           metadata: body.metadata ?? {},
           modes: body.modes,
           maxAttempts: body.maxAttempts,
+          saveCard: body.saveCard,
+          savedCards: body.savedCards,
+          savedCardCvc: body.savedCardCvc,
           expiresAt,
         });
       } catch (error) {
         if (isUniqueViolation(error))
           throw new HttpError(409, 'conflict', `orderId ${body.orderId} is already used`);
+        if (error instanceof CardRefNotHeldError) {
+          const field = `savedCards.${body.savedCards.indexOf(error.cardRefId)}`;
+          throw badRequest(
+            field,
+            `${field}: card reference ${error.cardRefId} is not one this backend holds (made through it, and not forgotten)`,
+          );
+        }
         throw error;
       }
       res.status(201).json({
@@ -109,6 +123,10 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           order?.order ?? null,
           order?.attempts,
           !ctx.config.testMode,
+          {
+            savedCards: await offeredIds(now.session.id),
+            cardRef: order ? await cardRefViewOf(ctx, order.order) : null,
+          },
         ),
       );
     },
@@ -144,7 +162,11 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           `Checkout session ${now.id} is ${now.state}; only an open session can be expired`,
         );
       }
-      res.json(merchantSessionView(now, write.order, undefined, !ctx.config.testMode));
+      res.json(
+        merchantSessionView(now, write.order, undefined, !ctx.config.testMode, {
+          savedCards: await offeredIds(now.id),
+        }),
+      );
     },
   );
 }

@@ -10,6 +10,7 @@ import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { isBankUrl } from '../bank-urls.js';
 import { type Context, notifyOrder } from '../context.js';
 import { gatewayPageUrl } from '../gateway-page/url.js';
+import { saveCardSoon } from '../saved-cards/save-consented.js';
 import { reverseSoon, settleAttempt } from './attempts.js';
 import { type CardSummary, cardFromGateway } from './card.js';
 import { challengeKey, readFlow, sameAction, WAIT, writeFlow } from './flow-state.js';
@@ -91,6 +92,8 @@ export async function finalizeOrder(ctx: Context, order: Order, facts: FinalFact
     if (write.settled === 'kept' || write.settled === 'ended')
       ctx.metrics.orderSettled(write.order);
     if (write.settled === 'reverse') reverseSoon(ctx, write.order);
+    // The card the shopper agreed to save, now that its payment is kept (and only then).
+    if (write.settled === 'kept') saveCardSoon(ctx, write.order);
   }
   return write.order;
 }
@@ -109,7 +112,8 @@ export async function applyStatus(
   if (!PENDING_ORDER_STATUSES.includes(order.status)) return order;
   const mismatch = statusMismatch(result, {
     gatewayOrderId: order.gatewayOrderId,
-    transactionTypes: [order.intent],
+    // A saved card is charged by make-rebill: its status names that transaction, not a sale.
+    transactionTypes: [order.savedCardRef ? 'rebill' : order.intent],
     amountMinor: order.amountMinor,
     currency: order.currency,
   });

@@ -11,19 +11,26 @@ export interface CardSummary {
   masked: string;
 }
 
-/**
- * The card as the gateway's status names it (`card-type`, `last-four-digits`), for a card the
- * shopper typed on the gateway's own page (a hosted form), which the backend never saw. Only the
- * last four are shown: the status does not say how long the number is.
- */
-export function cardFromGateway(card: { type?: string; lastFour?: string } | undefined) {
-  const last4 = card?.lastFour ?? '';
-  if (!/^\d{4}$/.test(last4)) return undefined;
-  const brand = (card?.type ?? '')
+/** A brand as the gateway names it (`card-type`), made safe to show; `UNKNOWN` for none. */
+export function gatewayBrand(type: string | undefined): string {
+  const brand = (type ?? '')
     .toUpperCase()
     .replace(/[^A-Z0-9 ]/g, '')
     .slice(0, 30);
-  return { brand: brand || 'UNKNOWN', last4, masked: `**** ${last4}` };
+  return brand || 'UNKNOWN';
+}
+
+/**
+ * The card as the gateway names it (`card-type`, `last-four-digits`), for a card the backend never
+ * saw whole: one typed on the gateway's own page (a hosted form), or a saved card. Only the last
+ * four are shown: the gateway does not say how long the number is.
+ */
+export function cardFromGateway(
+  card: { type?: string | undefined; lastFour?: string | undefined | null } | undefined,
+): CardSummary | undefined {
+  const last4 = card?.lastFour ?? '';
+  if (!/^\d{4}$/.test(last4)) return undefined;
+  return { brand: gatewayBrand(card?.type), last4, masked: `**** ${last4}` };
 }
 
 export function summarizeCard(pan: string): CardSummary {

@@ -13,7 +13,7 @@
 import type { NextAction } from '../../../../contract/api-types.js';
 import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
-import { type Context, inScope } from '../context.js';
+import { type Context, inScope, instanceMap } from '../context.js';
 import { applyStatus } from './apply-status.js';
 import { readFlow } from './flow-state.js';
 import { isGatewayPage, waitsOnBrowser } from './next-action.js';
@@ -56,16 +56,7 @@ export function askOrderStatus(ctx: Context, order: Order): Promise<StatusRespon
 }
 
 /** The status poll in flight per order on this instance, for others to share. */
-const inFlight = new WeakMap<Context, Map<string, Promise<Order>>>();
-
-function flightsOf(ctx: Context): Map<string, Promise<Order>> {
-  let map = inFlight.get(ctx);
-  if (!map) {
-    map = new Map();
-    inFlight.set(ctx, map);
-  }
-  return map;
-}
+const flightsOf = instanceMap<Promise<Order>>();
 
 async function askAndApply(ctx: Context, order: Order): Promise<Order> {
   notePollStarted(ctx, order);

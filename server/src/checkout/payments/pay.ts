@@ -1,20 +1,21 @@
 /**
- * Paying a session: claim it (once: a double submit gets the same order back), send one sale or
- * preauth per the session's intent, and answer the first next action. Amount, currency, intent
- * and customer come from the session the merchant created; the browser brings only the card and
- * its own fields. The card lives in this function's arguments and the gateway call, nowhere else.
+ * Paying a session: claim it (once: a double submit gets the same order back), send the one
+ * gateway call that charges it, and answer the first next action. What is charged is a `Charge`:
+ * a card typed in the form (card-charge.ts: a sale or preauth per the session's intent) or a
+ * saved card (saved-card-charge.ts: make-rebill). Amount, currency, intent and customer come from
+ * the session the merchant created; the browser brings only the card (or its handle) and its own
+ * fields. Card data lives in the charge and the gateway call, nowhere else.
  *
- * A timeout or a dropped answer leaves the order `unknown`: the sale may have happened, so it is
+ * A timeout or a dropped answer leaves the order `unknown`: the charge may have happened, so it is
  * never sent again; the follower and the reconciler ask the gateway by client_orderid instead.
  *
- * The sale's own answer may already name the shopper's 3DS step (the spec: "For 3DS the response
+ * The charge's own answer may already name the shopper's 3DS step (the spec: "For 3DS the response
  * carries `redirect_url`"; the family also sends `html` or `redirect-to`): that gateway page is
  * the first step, and stays it while the statuses name none (next-action.ts, salePage).
  */
-import type { BrowserInfo, CardInput } from '../../../../contract/api-types.js';
-import type { SaleRequest } from '../../gateway/index.js';
-import { fromMinorUnits } from '../../signing/index.js';
-import type { CheckoutSession, Order } from '../../store/index.js';
+import type { BrowserInfo } from '../../../../contract/api-types.js';
+import type { GatewayResult } from '../../gateway/index.js';
+import type { CheckoutSession, Order, PaymentOrderFields } from '../../store/index.js';
 import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
@@ -23,12 +24,19 @@ import type { BrowserRequestFacts } from '../request-facts.js';
 import { claimSession } from '../session-life.js';
 import { finalizeOrder, returnUrlOf } from './apply-status.js';
 import { attemptsExhausted } from './attempts.js';
-import { summarizeCard } from './card.js';
 import { readFlow, WAIT, writeFlow } from './flow-state.js';
 import { followOrder } from './follow.js';
 import { salePageOf, statusFieldsOf } from './next-action.js';
 import { refusedForSure } from './refusal.js';
 import { logRefusedUrl } from './refused-url.js';
+
+/** What a payment charges, and how. */
+export interface Charge {
+  /** What the attempt keeps of the card (never the card itself) and whether to save it. */
+  order: Omit<PaymentOrderFields, 'merchantOrigin' | 'nextAction'>;
+  /** The one gateway call that charges the claimed attempt `order` of `session`. */
+  send(session: CheckoutSession, order: Order): Promise<GatewayResult>;
+}
 
 export function callbackUrl(ctx: Context): string {
   return `${ctx.config.publicUrl}/callbacks/gateway`;
@@ -57,45 +65,7 @@ export function browserFields(
   };
 }
 
-const str = (value: unknown): string | undefined =>
-  typeof value === 'string' && value ? value : undefined;
-
-function saleRequest(
-  ctx: Context,
-  session: CheckoutSession,
-  order: Order,
-  card: CardInput,
-  browser: BrowserInfo,
-  facts: BrowserRequestFacts,
-): SaleRequest {
-  const c = session.customer;
-  return {
-    client_orderid: order.clientOrderId,
-    order_desc: session.description,
-    amount: fromMinorUnits(session.amountMinor, session.currency),
-    currency: session.currency,
-    redirect_url: returnUrlOf(ctx, order),
-    server_callback_url: callbackUrl(ctx),
-    ...(str(c.firstName) ? { first_name: str(c.firstName) } : {}),
-    ...(str(c.lastName) ? { last_name: str(c.lastName) } : {}),
-    address1: str(c.address1) ?? '',
-    city: str(c.city) ?? '',
-    ...(str(c.state) ? { state: str(c.state) } : {}),
-    zip_code: str(c.zipCode) ?? '',
-    country: str(c.country) ?? '',
-    phone: str(c.phone) ?? '',
-    email: str(c.email) ?? '',
-    ipaddress: facts.ip,
-    card_printed_name: card.holder,
-    credit_card_number: card.number,
-    expire_month: card.expMonth,
-    expire_year: card.expYear,
-    cvv2: card.cvc,
-    extra: browserFields(browser, facts),
-  } as SaleRequest;
-}
-
-/** How a failed sale leaves the order: refused for sure, or possibly done (unknown). */
+/** How a failed charge leaves the order: refused for sure, or possibly done (unknown). */
 function outcomeOfFailure(error: unknown): {
   status: 'error' | 'unknown';
   reason: string;
@@ -116,16 +86,13 @@ function outcomeOfFailure(error: unknown): {
 export async function startPayment(
   ctx: Context,
   sessionId: string,
-  card: CardInput,
+  charge: Charge,
   browser: BrowserInfo,
   facts: BrowserRequestFacts,
 ): Promise<Order> {
-  const summary = summarizeCard(card.number);
   const claim = await claimSession(ctx, sessionId, {
     merchantOrigin: facts.origin,
-    cardBrand: summary.brand,
-    cardLast4: summary.last4,
-    cardMasked: summary.masked,
+    ...charge.order,
     // Remember the window size the widget asked for; gateways do not always name one.
     nextAction: writeFlow({
       next: WAIT,
@@ -145,10 +112,9 @@ export async function startPayment(
   }
   let order = claim.order;
 
-  const request = saleRequest(ctx, claim.session, order, card, browser, facts);
   try {
     const result = await inScope(ctx, { orderId: order.id }, () =>
-      claim.session.intent === 'preauth' ? ctx.gateway.preauth(request) : ctx.gateway.sale(request),
+      charge.send(claim.session, claim.order),
     );
     const sale = salePageOf(statusFieldsOf(result, result.status ?? 'processing'), {
       returnUrl: returnUrlOf(ctx, order),
@@ -174,7 +140,7 @@ export async function startPayment(
     const outcome = outcomeOfFailure(error);
     ctx.logger.warn(
       { err: error, orderId: order.id, outcome: outcome.status },
-      'sale request failed',
+      'payment request failed',
     );
     if (outcome.status === 'error') {
       return finalizeOrder(ctx, order, {

@@ -15,7 +15,7 @@
  * multiply the polls.
  */
 import type { Order } from '../../store/index.js';
-import type { Context } from '../context.js';
+import { type Context, instanceMap } from '../context.js';
 
 interface PollRecord {
   /** When this instance last asked (ms since epoch). */
@@ -26,18 +26,9 @@ interface PollRecord {
   version: number;
 }
 
-const records = new WeakMap<Context, Map<string, PollRecord>>();
+const recordsOf = instanceMap<PollRecord>();
 /** Above this many records, those older than the longest pause are dropped (they allow a poll anyway). */
 const SWEEP_ABOVE = 1_000;
-
-function recordsOf(ctx: Context): Map<string, PollRecord> {
-  let map = records.get(ctx);
-  if (!map) {
-    map = new Map();
-    records.set(ctx, map);
-  }
-  return map;
-}
 
 /** Polls made since `order` last changed (0: none yet at this version). */
 function pollsAtVersion(ctx: Context, order: Order): number {
@@ -85,5 +76,5 @@ export function notePollAnswered(ctx: Context, before: Order, after: Order): voi
 
 /** An order that reached a final status is never asked about again. */
 export function forgetPolls(ctx: Context, orderId: string): void {
-  records.get(ctx)?.delete(orderId);
+  recordsOf(ctx).delete(orderId);
 }

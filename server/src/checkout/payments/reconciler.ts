@@ -4,12 +4,15 @@
  * their status by client_orderid (and orderid once known). Never by sending the sale again: a
  * lost answer does not mean the gateway did nothing. An order the gateway has never heard of is
  * closed as `error`, since its sale never arrived. An attempt approved after another attempt of
- * its order was kept, whose reversal has not been approved yet, is reversed (attempts.ts).
+ * its order was kept, whose reversal has not been approved yet, is reversed (attempts.ts). A card
+ * the shopper agreed to save, whose payment was kept without its reference made, is saved
+ * (saved-cards/save-consented.ts).
  */
 import { GatewayError } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { markAnswerLost } from '../operations-status.js';
+import { saveDueCards } from '../saved-cards/save-consented.js';
 import { applyStatus, finalizeOrder } from './apply-status.js';
 import { reverseDue } from './attempts.js';
 import { askOrderStatus } from './follow.js';
@@ -113,7 +116,8 @@ export async function reconcileOnce(
     );
   }
   const reversals = await reverseDue(ctx, olderThanSeconds);
-  const items = orders.length + operations.length + reversals;
+  const saved = await saveDueCards(ctx, olderThanSeconds);
+  const items = orders.length + operations.length + reversals + saved;
   ctx.metrics.reconciled(items);
   return items;
 }

@@ -6,6 +6,7 @@ import type {
   NextAction,
   OrderStatus,
   OrderView,
+  SavedCardView,
   SessionView,
 } from '../../../../contract/api-types.js';
 import { PayCheckoutError } from '../../errors.js';
@@ -16,6 +17,7 @@ import {
   type OrderState,
   UNPAID_ORDER_STATUSES,
 } from '../../store/index.js';
+import type { CardRefSummary } from '../saved-cards/views.js';
 import type { StoredAction } from './next-action.js';
 
 /**
@@ -53,11 +55,13 @@ export function orderView(order: Order, attemptsLeft = 0): OrderView {
   };
 }
 
+/** `savedCards`: the cards the session offers as the widget shows them (saved-cards/views.ts). */
 export function sessionView(
   session: CheckoutSession,
   order: Order | null,
   attemptsLeft = 0,
   testMode = false,
+  savedCards: SavedCardView[] = [],
 ): SessionView {
   return {
     id: session.id,
@@ -72,6 +76,9 @@ export function sessionView(
     expiresAt: session.expiresAt.toISOString(),
     ...(order ? { order: orderView(order, attemptsLeft) } : {}),
     ...(testMode ? { testMode: true } : {}),
+    saveCard: session.saveCard,
+    savedCards,
+    savedCardCvc: session.savedCardCvc,
   };
 }
 
@@ -108,6 +115,7 @@ export function attemptView(order: Order) {
         ? { brand: order.cardBrand, last4: order.cardLast4 }
         : null,
     abandoned: order.abandonedAt !== null,
+    paidWithCardRef: order.savedCardRef,
     reversal: order.reversalReason
       ? { reason: order.reversalReason, reversedAt: order.reversedAt?.toISOString() ?? null }
       : null,
@@ -119,12 +127,14 @@ export function attemptView(order: Order) {
 /**
  * The merchant API's order (and the webhooks' `data.order`): `order` is the attempt whose status
  * and amounts it shows (the kept one, else the latest: attempts.ts, merchantOrderOf), `attempts`
- * every attempt made so far (none while it is unpaid).
+ * every attempt made so far (none while it is unpaid), `cardRef` the card reference made from
+ * it (saved-cards/views.ts: with the card's expiry and holder on a read of this one order only).
  */
-export function merchantOrderView(
+export function merchantOrderView<R extends CardRefSummary = CardRefSummary>(
   order: Order,
   attempts: readonly Order[] = [order],
   livemode = true,
+  cardRef: R | null = null,
 ) {
   const money = (minor: number) => fromMinorUnits(minor, order.currency);
   return {
@@ -145,6 +155,7 @@ export function merchantOrderView(
         : null,
     reason: order.reason,
     errorCode: order.errorCode,
+    cardRef,
     attempts: attempts.filter((a) => !UNPAID_ORDER_STATUSES.includes(a.status)).map(attemptView),
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
@@ -153,13 +164,15 @@ export function merchantOrderView(
 
 /**
  * The merchant API's checkout session: never its token. `order` and `attempts` as
- * merchantOrderView takes them (attempts.ts, merchantOrderOf).
+ * merchantOrderView takes them (attempts.ts, merchantOrderOf); `savedCards` the card references
+ * it offers (the merchant's own ids), `cardRef` the one made from its order.
  */
-export function merchantSessionView(
+export function merchantSessionView<R extends CardRefSummary = CardRefSummary>(
   session: CheckoutSession,
   order: Order | null,
   attempts?: readonly Order[],
   livemode = true,
+  saved: { savedCards?: string[]; cardRef?: R | null } = {},
 ) {
   return {
     id: session.id,
@@ -176,7 +189,10 @@ export function merchantSessionView(
     createdAt: session.createdAt.toISOString(),
     updatedAt: session.updatedAt.toISOString(),
     maxAttempts: session.maxAttempts,
+    saveCard: session.saveCard,
+    savedCards: saved.savedCards ?? [],
+    savedCardCvc: session.savedCardCvc,
     livemode,
-    order: order ? merchantOrderView(order, attempts, livemode) : null,
+    order: order ? merchantOrderView(order, attempts, livemode, saved.cardRef ?? null) : null,
   };
 }

@@ -5,27 +5,29 @@
  */
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { NextAction, PayMode } from '../../../../contract/api-types.js';
-import { fromMinorUnits } from '../../signing/index.js';
 import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../store/index.js';
 import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError, parseOr400 } from '../errors.js';
 import { launchUrlOf } from '../launcher/route.js';
-import { returnUrlOf } from '../payments/apply-status.js';
 import { abandonAttempt, attemptsExhausted, attemptsLeft } from '../payments/attempts.js';
+import { cardCharge, keepsCard } from '../payments/card-charge.js';
 import { readFlow, WAIT, writeFlow } from '../payments/flow-state.js';
 import { followOrder, isPending } from '../payments/follow.js';
 import type { StoredAction } from '../payments/next-action.js';
-import { callbackUrl, startPayment } from '../payments/pay.js';
+import { orderFields } from '../payments/order-fields.js';
+import { startPayment } from '../payments/pay.js';
 import { logRefusedUrl } from '../payments/refused-url.js';
+import { savedCardCharge } from '../payments/saved-card-charge.js';
 import { submitMethodResult } from '../payments/three-ds.js';
 import { sessionView, withOrder } from '../payments/views.js';
 import { type BrowserRequestFacts, clientIp } from '../request-facts.js';
+import { offeredCards } from '../saved-cards/offered-cards.js';
 import { claimSession } from '../session-life.js';
 import { perIpLimit, windowLimit } from '../throttle.js';
 import { allowedOrigin, widgetCors } from './cors.js';
 import { bearerToken, verifySessionToken } from './jwt.js';
-import { CancelSchema, MethodResultSchema, NextQuerySchema, PayRequestSchema } from './schemas.js';
+import { CancelSchema, MethodResultSchema, NextQuerySchema, parsePayRequest } from './schemas.js';
 
 export interface WidgetLimits {
   /** Requests per minute per client IP. */
@@ -176,23 +178,33 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     return withOrder(next, current, launchUrlOf(ctx, current), left);
   };
 
-  router.get('/session', (_req, res) => {
+  router.get('/session', async (_req, res) => {
     const session = effectiveSession(sessionOf(res));
     const payment = paymentOf(res);
     res.json(
-      sessionView(session, payment, attemptsLeft(session, payment), ctx.config.testMode === true),
+      sessionView(
+        session,
+        payment,
+        attemptsLeft(session, payment),
+        ctx.config.testMode === true,
+        await offeredCards(ctx, session.id),
+      ),
     );
   });
 
   router.post('/pay', async (req, res) => {
-    const body = parseOr400(PayRequestSchema, req.body);
+    const body = parsePayRequest(req.body);
     const f = facts(req, ctx);
     requireMerchantOrigin(f);
     const session = effectiveSession(sessionOf(res));
     assertModeAllowed(session, 'direct');
     if (session.state === 'expired')
       throw new HttpError(410, 'session-expired', 'The checkout session has expired');
-    const order = await startPayment(ctx, session.id, body.card, body.browser, f);
+    const charge =
+      'savedCard' in body
+        ? await savedCardCharge(ctx, session, body, f)
+        : cardCharge(ctx, body.card, body.browser, f, keepsCard(session, body.saveCard));
+    const order = await startPayment(ctx, session.id, charge, body.browser, f);
     res.json(await answer(res, order));
   });
 
@@ -244,7 +256,12 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     assertModeAllowed(session, 'hosted');
     if (session.state === 'expired')
       throw new HttpError(410, 'session-expired', 'The checkout session has expired');
-    const claim = await claimSession(ctx, session.id, { merchantOrigin: origin });
+    // The gateway's page takes the card: no box to tick, so it is kept only where the session
+    // saves always.
+    const claim = await claimSession(ctx, session.id, {
+      merchantOrigin: origin,
+      saveCard: session.saveCard === 'always',
+    });
     if (!claim.won) {
       if (claim.reason === 'attempts-exhausted') throw attemptsExhausted(claim.session);
       if (claim.order) {
@@ -258,24 +275,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
       );
     }
     const order = claim.order;
-    const c = session.customer as Record<string, string | undefined>;
-    const request = {
-      client_orderid: order.clientOrderId,
-      order_desc: session.description,
-      amount: fromMinorUnits(session.amountMinor, session.currency),
-      currency: session.currency,
-      redirect_url: returnUrlOf(ctx, order),
-      server_callback_url: callbackUrl(ctx),
-      email: c.email ?? '',
-      ...(c.firstName ? { first_name: c.firstName } : {}),
-      ...(c.lastName ? { last_name: c.lastName } : {}),
-      ...(c.address1 ? { address1: c.address1 } : {}),
-      ...(c.city ? { city: c.city } : {}),
-      ...(c.zipCode ? { zip_code: c.zipCode } : {}),
-      ...(c.country ? { country: c.country } : {}),
-      ...(c.phone ? { phone: c.phone } : {}),
-      ipaddress: f.ip,
-    };
+    const request = { email: '', ...orderFields(ctx, session, order), ipaddress: f.ip };
     const result = await inScope(ctx, { orderId: order.id }, () =>
       session.intent === 'preauth'
         ? ctx.gateway.preauthForm(request)

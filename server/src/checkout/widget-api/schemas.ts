@@ -3,9 +3,11 @@
  * value: a card number must not come back in an error.
  */
 import { z } from 'zod';
+import type { CardPayRequest, SavedCardPayRequest } from '../../../../contract/api-types.js';
 import { luhnValid } from '../../../../contract/card/luhn.js';
 import { COLOR_DEPTHS } from '../../../../contract/three-ds.js';
 import { isOneLine, ONE_LINE } from '../control-characters.js';
+import { parseOr400 } from '../errors.js';
 import { emvLanguage } from './emv-language.js';
 
 export const BrowserInfoSchema = z
@@ -58,8 +60,26 @@ export const CardInputSchema = z
   });
 
 export const PayRequestSchema = z
-  .object({ card: CardInputSchema, browser: BrowserInfoSchema })
+  .object({ card: CardInputSchema, browser: BrowserInfoSchema, saveCard: z.boolean().optional() })
   .strict();
+
+export const SavedCardPayRequestSchema = z
+  .object({
+    // Any other string is simply no handle of the session (saved-card-charge.ts).
+    savedCard: z.string().min(1, 'is required').max(128, 'must be at most 128 characters'),
+    cvc: z
+      .string()
+      .regex(/^\d{3,4}$/, 'must be 3 or 4 digits')
+      .optional(),
+    browser: BrowserInfoSchema,
+  })
+  .strict();
+
+/** A pay body: a saved card's when it names `savedCard`, a typed card's otherwise. */
+export function parsePayRequest(body: unknown): CardPayRequest | SavedCardPayRequest {
+  const saved = typeof body === 'object' && body !== null && 'savedCard' in body;
+  return saved ? parseOr400(SavedCardPayRequestSchema, body) : parseOr400(PayRequestSchema, body);
+}
 
 export const MethodResultSchema = z
   .object({ threeDSCompInd: z.enum(['Y', 'N', 'U']), browser: BrowserInfoSchema })

@@ -21,9 +21,15 @@ export interface MakeRebillRequest extends RequestBase {
   currency: CurrencyCode;
   /** php-lib MakeRebillQuery marks both mandatory. */
   order_desc: string;
-  /** The cardholder is absent: the backend sends the merchant's own address (docs/merchant-api.md). */
+  /**
+   * The shopper's IP when they pay with a saved card; with the cardholder absent, the merchant
+   * call's address (docs/merchant-api.md).
+   */
   ipaddress: string;
+  /** The shopper pays in person (a saved card): the security code they typed, for the gateway only. */
   cvv2?: string;
   server_callback_url?: string;
+  /** Where 3-D Secure brings a shopper paying in person back to, as a sale's `redirect_url`. */
+  redirect_url?: string;
   comment?: string;
 }

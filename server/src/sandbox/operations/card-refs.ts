@@ -1,6 +1,7 @@
 /**
  * Card references: create-card-ref (v2 control, v4 RSA) from an approved transaction with a card,
- * get-card-info, and make-rebill (a charge with no shopper present). A card reference belongs to
+ * get-card-info, and make-rebill (a charge with no shopper present, or, with `cvv2`, one the
+ * shopper makes in person: scenarios.ts, rebillScenario). A card reference belongs to
  * its endpoint: an unknown one, or another merchant's, is a 400 naming cardrefid.
  *
  * create-card-ref answers at once with `card-ref-id` (php-lib `create-card-ref-response`), and the
@@ -13,7 +14,8 @@ import { refused } from '../http/errors.js';
 import { amountMinor, RULES } from '../http/fields.js';
 import type { Call, OperationDef } from '../http/operation.js';
 import { type PayBody, serialNumber } from '../http/respond.js';
-import type { CardInfo } from '../model.js';
+import { type CardInfo, SHOPPER_PRESENT } from '../model.js';
+import { rebillScenario } from '../scenarios.js';
 import type { CardRef } from '../store.js';
 import {
   asyncResponse,
@@ -139,7 +141,9 @@ const makeRebill: OperationDef = {
     const cardrefid = fields.required('cardrefid', RULES.id);
     const currency = readCurrency(fields);
     const minor = amountMinor(fields, currency);
-    fields.optional('cvv2', RULES.cvv);
+    const cvv2 = fields.optional('cvv2', RULES.cvv);
+    // Where 3-D Secure brings a shopper who pays in person back to (the sale's redirect_url).
+    const redirectUrl = fields.optional('redirect_url', RULES.url);
     fields.optional('comment', RULES.description);
     const extras = readPaymentExtras(fields);
     call.checkControl('make-rebill', {
@@ -149,15 +153,19 @@ const makeRebill: OperationDef = {
       currency,
     });
     const ref = await ownCardRef(call, sandbox.store.db, cardrefid);
+    const charge = rebillScenario(ref.scenario, cvv2);
+    // 3DS needs a page to bring the shopper back to: without one the charge runs without it.
+    const present = charge.threeDs && redirectUrl !== undefined;
     const { tx } = await createTransaction(sandbox, call.endpointId, {
       kind: 'rebill',
       transactionType: 'rebill',
       clientOrderId,
       amountMinor: minor,
       currency,
-      scenario: ref.scenario,
+      scenario: charge.scenario,
       card: cardOf(ref),
-      extra: { cardRefId: ref.id },
+      extra: { cardRefId: ref.id, ...(present ? { [SHOPPER_PRESENT]: 'true' } : {}) },
+      ...(present ? { redirectUrl } : {}),
       ...extras,
     });
     return asyncResponse(tx);

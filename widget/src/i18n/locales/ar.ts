@@ -58,4 +58,8 @@ export default {
   errorDetail: 'حدث خطأ ما. يُرجى المحاولة مرة أخرى.',
   tryAgain: 'إعادة المحاولة',
   testMode: 'وضع الاختبار',
+  savedCards: 'البطاقات المحفوظة',
+  useAnotherCard: 'استخدام بطاقة أخرى',
+  savedExpired: 'منتهية الصلاحية',
+  saveCard: 'حفظ البطاقة لعمليات الدفع القادمة',
 } satisfies Strings;

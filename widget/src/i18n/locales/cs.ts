@@ -61,4 +61,8 @@ export default {
   errorDetail: 'Něco se pokazilo. Zkuste to prosím znovu.',
   tryAgain: 'Zkusit znovu',
   testMode: 'Testovací režim',
+  savedCards: 'Uložené karty',
+  useAnotherCard: 'Použít jinou kartu',
+  savedExpired: 'Platnost vypršela',
+  saveCard: 'Uložit kartu pro další platby',
 } satisfies Strings;

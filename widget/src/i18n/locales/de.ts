@@ -61,4 +61,8 @@ export default {
   errorDetail: 'Etwas ist schiefgelaufen. Bitte versuchen Sie es erneut.',
   tryAgain: 'Erneut versuchen',
   testMode: 'Testmodus',
+  savedCards: 'Gespeicherte Karten',
+  useAnotherCard: 'Andere Karte verwenden',
+  savedExpired: 'Abgelaufen',
+  saveCard: 'Karte für zukünftige Zahlungen speichern',
 } satisfies Strings;

@@ -61,4 +61,8 @@ export default {
   errorDetail: 'Se ha producido un error. Inténtelo de nuevo.',
   tryAgain: 'Volver a intentarlo',
   testMode: 'Modo de prueba',
+  savedCards: 'Tarjetas guardadas',
+  useAnotherCard: 'Usar otra tarjeta',
+  savedExpired: 'Caducada',
+  saveCard: 'Guardar esta tarjeta para futuras compras',
 } satisfies Strings;

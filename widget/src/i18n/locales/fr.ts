@@ -62,4 +62,8 @@ export default {
   errorDetail: 'Une erreur s’est produite. Veuillez réessayer.',
   tryAgain: 'Réessayer',
   testMode: 'Mode test',
+  savedCards: 'Cartes enregistrées',
+  useAnotherCard: 'Utiliser une autre carte',
+  savedExpired: 'Expirée',
+  saveCard: 'Enregistrer cette carte pour vos prochains achats',
 } satisfies Strings;

@@ -58,4 +58,8 @@ export default {
   errorDetail: 'משהו השתבש. יש לנסות שוב.',
   tryAgain: 'לנסות שוב',
   testMode: 'מצב בדיקה',
+  savedCards: 'כרטיסים שמורים',
+  useAnotherCard: 'תשלום בכרטיס אחר',
+  savedExpired: 'פג תוקף',
+  saveCard: 'שמירת הכרטיס לרכישות הבאות',
 } satisfies Strings;

@@ -60,4 +60,8 @@ export default {
   errorDetail: 'Si è verificato un errore. Riprovare.',
   tryAgain: 'Riprova',
   testMode: 'Modalità test',
+  savedCards: 'Carte salvate',
+  useAnotherCard: 'Usa un’altra carta',
+  savedExpired: 'Scaduta',
+  saveCard: 'Salva la carta per i prossimi acquisti',
 } satisfies Strings;

@@ -61,4 +61,8 @@ export default {
   errorDetail: 'Бірдеңе дұрыс болмады. Қайталап көріңіз.',
   tryAgain: 'Қайталау',
   testMode: 'Тест режимі',
+  savedCards: 'Сақталған карталар',
+  useAnotherCard: 'Басқа картаны пайдалану',
+  savedExpired: 'Мерзімі өткен',
+  saveCard: 'Картаны келесі төлемдер үшін сақтау',
 } satisfies Strings;

@@ -61,4 +61,8 @@ export default {
   errorDetail: 'Er is iets misgegaan. Probeer het opnieuw.',
   tryAgain: 'Opnieuw proberen',
   testMode: 'Testmodus',
+  savedCards: 'Opgeslagen kaarten',
+  useAnotherCard: 'Andere kaart gebruiken',
+  savedExpired: 'Verlopen',
+  saveCard: 'Kaart opslaan voor een volgende betaling',
 } satisfies Strings;

@@ -61,4 +61,8 @@ export default {
   errorDetail: 'Coś poszło nie tak. Prosimy spróbować ponownie.',
   tryAgain: 'Spróbuj ponownie',
   testMode: 'Tryb testowy',
+  savedCards: 'Zapisane karty',
+  useAnotherCard: 'Użyj innej karty',
+  savedExpired: 'Wygasła',
+  saveCard: 'Zapisz kartę do kolejnych płatności',
 } satisfies Strings;

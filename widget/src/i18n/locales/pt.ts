@@ -61,4 +61,8 @@ export default {
   errorDetail: 'Ocorreu um erro. Tente novamente.',
   tryAgain: 'Tentar novamente',
   testMode: 'Modo de teste',
+  savedCards: 'Cartões guardados',
+  useAnotherCard: 'Usar outro cartão',
+  savedExpired: 'Expirado',
+  saveCard: 'Guardar o cartão para compras futuras',
 } satisfies Strings;

@@ -61,4 +61,8 @@ export default {
   errorDetail: 'A apărut o eroare. Vă rugăm să încercați din nou.',
   tryAgain: 'Încercați din nou',
   testMode: 'Mod de test',
+  savedCards: 'Carduri salvate',
+  useAnotherCard: 'Folosiți alt card',
+  savedExpired: 'Expirat',
+  saveCard: 'Salvați cardul pentru plățile viitoare',
 } satisfies Strings;

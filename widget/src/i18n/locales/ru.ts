@@ -59,4 +59,8 @@ export default {
   errorDetail: 'Что-то пошло не так. Попробуйте ещё раз.',
   tryAgain: 'Повторить',
   testMode: 'Тестовый режим',
+  savedCards: 'Сохранённые карты',
+  useAnotherCard: 'Другая карта',
+  savedExpired: 'Срок действия истёк',
+  saveCard: 'Сохранить карту для следующих покупок',
 } satisfies Strings;

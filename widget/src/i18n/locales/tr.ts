@@ -59,4 +59,8 @@ export default {
   errorDetail: 'Bir sorun oluştu. Lütfen tekrar deneyin.',
   tryAgain: 'Tekrar dene',
   testMode: 'Test modu',
+  savedCards: 'Kayıtlı kartlar',
+  useAnotherCard: 'Başka bir kart kullan',
+  savedExpired: 'Süresi dolmuş',
+  saveCard: 'Kartı sonraki alışverişler için kaydet',
 } satisfies Strings;

@@ -60,4 +60,8 @@ export default {
   errorDetail: 'Щось пішло не так. Спробуйте ще раз.',
   tryAgain: 'Спробувати ще раз',
   testMode: 'Тестовий режим',
+  savedCards: 'Збережені картки',
+  useAnotherCard: 'Інша картка',
+  savedExpired: 'Термін дії закінчився',
+  saveCard: 'Зберегти картку для наступних покупок',
 } satisfies Strings;

@@ -1,0 +1,21 @@
+/**
+ * The saved cards a session offers, as the element shows them: most recent first, each with the
+ * card's details as the gateway gives them (card-details.ts). A card the gateway cannot describe
+ * now is left out of the list (it is still the session's to pay with, should the element know it).
+ */
+import type { SavedCardView } from '../../../../contract/api-types.js';
+import type { Context } from '../context.js';
+import { cardDetailsOrNull } from './card-details.js';
+import { savedCardView } from './views.js';
+
+export async function offeredCards(ctx: Context, sessionId: string): Promise<SavedCardView[]> {
+  const offers = await ctx.store.sessionCards.offered(sessionId);
+  if (offers.length === 0) return [];
+  const details = await Promise.all(offers.map((o) => cardDetailsOrNull(ctx, o.cardRef.id)));
+  const now = new Date();
+  return offers.flatMap((offer, i) => {
+    const known = details[i];
+    const view = known ? savedCardView(offer, known, now) : undefined;
+    return view ? [view] : [];
+  });
+}

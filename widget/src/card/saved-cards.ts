@@ -1,0 +1,68 @@
+/**
+ * A returning shopper's saved cards: the list the session offers (brand, last four, expiry; an
+ * expired card shown but not selectable) above "Use another card", the most recent usable one
+ * chosen. The card details come from the backend; the browser holds only each card's opaque
+ * handle, valid in this session alone. The chosen card's security code is the card form's
+ * (card-form.ts).
+ *
+ * Its members start with an underscore: the element is their only reader, and the CDN build
+ * shortens such names (vite.config.ts).
+ */
+import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import type { SavedCardView, SessionView } from '../../../contract/api-types.js';
+import { BRANDS, type Brand } from '../../../contract/card/brands.js';
+import type { StringKey } from '../i18n/index.js';
+
+/** Our brand for the gateway's name of it (`VISA`, `MASTERCARD`, `AMEX`), if we know it. */
+export function brandOfSaved(card: SavedCardView): Brand | undefined {
+  const name = card.brand.toUpperCase();
+  return BRANDS.find((b) => b.id.toUpperCase() === name || b.name.toUpperCase() === name);
+}
+
+export class SavedCards {
+  /** The handle of the card chosen; '' for "Use another card". */
+  _chosen = '';
+  readonly #host: ReactiveControllerHost;
+
+  constructor(host: ReactiveControllerHost) {
+    this.#host = host;
+  }
+
+  /** A session's cards: the first usable one chosen (the list is most recent first). */
+  _offer(info: SessionView): void {
+    this._chosen = info.savedCards?.find((c) => !c.expired)?.handle ?? '';
+  }
+
+  _card(info: SessionView | undefined): SavedCardView | undefined {
+    return info?.savedCards?.find((c) => c.handle === this._chosen);
+  }
+
+  #choose = (e: Event): void => {
+    this._chosen = (e.target as HTMLInputElement).value;
+    this.#host.requestUpdate();
+  };
+
+  /** The list, then `form`: the chosen card's security code, or the form for another card. */
+  _render(
+    info: SessionView,
+    busy: boolean,
+    t: (key: StringKey) => string,
+    form: TemplateResult,
+  ): TemplateResult {
+    const option = (value: string, label: string, expired?: boolean) =>
+      html`<label class="saved" part="saved-card"><input type="radio" name="saved"
+        .value=${value} .checked=${this._chosen === value} ?disabled=${expired}
+        @change=${this.#choose} /> ${label}${
+          // The comma inside: the build trims the space that opens a template.
+          expired ? html`<span class="hint">, ${t('savedExpired')}</span>` : nothing
+        }</label>`;
+    return html`<fieldset ?disabled=${busy} part="saved-cards"><legend>${t('savedCards')}</legend>
+      ${info.savedCards!.map((c) =>
+        option(
+          c.handle,
+          `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}, ${c.expMonth}/${c.expYear.slice(-2)}`,
+          c.expired,
+        ),
+      )}${option('', t('useAnotherCard'))}</fieldset>${form}`;
+  }
+}
