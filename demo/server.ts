@@ -75,10 +75,39 @@ export function createDemoRouter(options: DemoOptions): Router {
     }
   };
 
-  router.post('/demo/api/checkout', (req: Request, res: Response) => {
+  /**
+   * The demo's one customer's orders whose session offered to save the card, newest first: what a
+   * shop keeps with its customer account. The card references themselves are read from the orders
+   * (`cardRef`, once the backend made one), so a card the backend did not save is never offered.
+   */
+  const mayHaveSaved: string[] = [];
+
+  /** The card references this customer saved, newest first, at most the 10 a session takes. */
+  const savedCardRefs = async (): Promise<string[]> => {
+    const refs: string[] = [];
+    for (const orderId of mayHaveSaved) {
+      const { status, body } = await merchantApi(
+        'GET',
+        `/v1/orders/${encodeURIComponent(orderId)}`,
+      );
+      const cardRef = (body as { cardRef?: { id: string; forgotten?: boolean } } | null)?.cardRef;
+      if (status === 200 && cardRef && !cardRef.forgotten && !refs.includes(cardRef.id)) {
+        refs.push(cardRef.id);
+      }
+      if (refs.length === 10) break;
+    }
+    return refs;
+  };
+
+  router.post('/demo/api/checkout', async (req: Request, res: Response) => {
     const input = (req.body ?? {}) as Record<string, unknown>;
     const orderId = `demo-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
     const returnUrl = new URL(`/?resume=${orderId}`, options.shopUrl).href;
+    // Saved cards pay sales only (the gateway's rebill): a preauth is offered none.
+    const sale = input.intent !== 'preauth';
+    const savedCards =
+      sale && input.returning === true ? await savedCardRefs().catch(() => []) : [];
+    const saveCard = input.saveCard === true ? 'ask' : 'never';
     return relay(
       res,
       merchantApi('POST', '/v1/checkout-sessions', {
@@ -90,10 +119,13 @@ export function createDemoRouter(options: DemoOptions): Router {
         customer: DEMO_CUSTOMER,
         returnUrl,
         metadata: { source: 'demo' },
-      }).then(({ status, body }) => ({
-        status,
-        body: status === 201 ? { ...(body as object), orderId } : body,
-      })),
+        saveCard,
+        ...(savedCards.length ? { savedCards } : {}),
+      }).then(({ status, body }) => {
+        if (status === 201 && saveCard === 'ask') mayHaveSaved.splice(0, 0, orderId);
+        mayHaveSaved.length = Math.min(mayHaveSaved.length, 20);
+        return { status, body: status === 201 ? { ...(body as object), orderId } : body };
+      }),
     );
   });
 

@@ -101,6 +101,8 @@ $('#order-form').addEventListener('submit', async (event) => {
     currency: choice.currency,
     intent: choice.intent,
     description: 'Noise-cancelling headphones',
+    saveCard: choice.saveCard === 'ask',
+    returning: choice.returning === 'yes',
   });
   if (!created.ok) {
     showResult(`Could not start the checkout: ${created.data?.error?.message ?? created.status}`);
