@@ -18,7 +18,7 @@ describe('control (SHA-1)', () => {
     assert.equal(sha1Hex('test string to sha1'), 'bd4c24bb656d161a66d89a45f50bf52cb7134851');
   });
 
-  test('sale known-answer vector (gateway-facts 1.2)', () => {
+  test('sale known-answer vector (docs/gateway.md#known-answer-vectors)', () => {
     const values = {
       endpointId: '1111',
       client_orderid: '902B4FF5',

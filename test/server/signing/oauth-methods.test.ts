@@ -18,7 +18,7 @@ const fixture = (name: string) =>
 
 const oauth = (fields: Record<string, string>): Param[] => Object.entries(fields);
 
-describe('HMAC-SHA1 known answers (gateway-facts 4)', () => {
+describe('HMAC-SHA1 known answers (docs/gateway.md#known-answer-vectors)', () => {
   test('RFC 5849 3.4.1.1 with the erratum 2550 value', () => {
     const base = signatureBaseString(
       'POST',
