@@ -5,19 +5,27 @@
 // is the same.
 import { parseSync } from 'vite';
 
+/** A quoted CSS string (its text is kept as written). */
+const CSS_STRING = /('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")/;
+/** A string or a comment, whichever starts first: one may hold the other's delimiters. */
+const CSS_STRING_OR_COMMENT = new RegExp(`${CSS_STRING.source}|\\/\\*[\\s\\S]*?\\*\\/`, 'g');
+
 /**
- * Whitespace runs in CSS: one space at most, none around `{ } ; , :`, no `;` before `}`; and a
- * number's leading zero (`0.5em` is `.5em`).
+ * Whitespace runs in CSS: one space at most, none around `{ } ; , :`, no `;` before `}`; comments
+ * gone; and a number's leading zero (`0.5em` is `.5em`).
  */
 export function minifyCss(text) {
+  // Comments first, read in the same scan as the strings, so that the quotes of
+  // `/* "Use another card" */` open no string. A comment becomes a space (it separates what is
+  // either side of it), which the next steps squeeze.
+  const uncommented = text.replace(CSS_STRING_OR_COMMENT, (_comment, string) => string ?? ' ');
   // Quoted strings keep their text: only the parts between them are touched.
-  return text
-    .split(/('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")/)
+  return uncommented
+    .split(CSS_STRING)
     .map((part, i) =>
       i % 2
         ? part
         : part
-            .replace(/\/\*[\s\S]*?\*\//g, '')
             .replace(/\s+/g, ' ')
             .replace(/ ?([{};,]) ?/g, '$1')
             .replace(/: /g, ':')

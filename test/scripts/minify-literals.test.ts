@@ -25,6 +25,15 @@ test('CSS: whitespace and comments go, quoted strings and descendant spaces stay
   );
 });
 
+test('CSS: a comment with quotes in it goes too, and a string with a comment in it stays', () => {
+  assert.equal(
+    minifyCss(
+      '/* "Use another card", and */\n.saved { gap: 8px; }\n/* it\'s */ a::after { content: "/* x */"; }',
+    ).trim(),
+    '.saved{gap:8px}a::after{content:"/* x */"}',
+  );
+});
+
 test("CSS: a number's leading zero goes, other digits stay", () => {
   assert.equal(
     minifyCss('a { opacity: 0.5; margin: -0.5em 10.5px 0.25em; color: rgb(0 0 0 / 0.35); }').trim(),

@@ -46,8 +46,10 @@ describe('the element in a language', () => {
     const observer = new MutationObserver(record);
     observer.observe(el.shadowRoot!, { subtree: true, childList: true, characterData: true });
     record();
-    await el.updateComplete;
-    await new Promise((r) => setTimeout(r, 50));
+    // Until the German words show (the language file may take a moment on a busy machine).
+    for (let i = 0; i < 100 && !seen.join('\n').includes(de.number); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     observer.disconnect();
     host.remove();
     expect(seen.join('\n')).to.include(de.number);

@@ -59,17 +59,18 @@ const retryable = (e: unknown) =>
   e instanceof ApiError && (e.code === 'network' || e.status >= 500);
 
 export function createApi(o: ApiOptions): Api {
-  const base = o.backend.replace(/\/+$/, '');
+  /** Every route is under `/widget/`. */
+  const base = `${o.backend.replace(/\/+$/, '')}/widget/`;
 
   async function once<T>(
     method: 'GET' | 'POST',
-    path: string,
+    route: string,
     body?: unknown,
     signal = o.signal,
   ): Promise<T> {
     let res: Response;
     try {
-      res = await o.fetch(`${base}${path}`, {
+      res = await o.fetch(base + route, {
         method,
         // No Accept header of ours: fetch sends `*/*`. The backend takes the browser's real page
         // Accept header for 3-D Secure from the launcher page's load, never from these calls.
@@ -90,12 +91,7 @@ export function createApi(o: ApiOptions): Api {
       if (signal.aborted) throw e;
       throw new ApiError('network', e instanceof Error ? e.message : String(e));
     }
-    let json: unknown;
-    try {
-      json = await res.json();
-    } catch {
-      json = undefined;
-    }
+    const json: unknown = await res.json().catch(() => undefined);
     if (res.ok && json !== undefined) return json as T;
     const err = (json as { error?: Partial<WidgetApiError> } | undefined)?.error;
     const code: ApiErrorCode =
@@ -111,11 +107,16 @@ export function createApi(o: ApiOptions): Api {
     );
   }
 
-  /** Retries calls that are safe to repeat; a payment POST is never sent twice by us. */
-  async function withRetry<T>(call: () => Promise<T>, signal = o.signal): Promise<T> {
+  /** once(), retried: for calls that are safe to repeat (a payment POST is never sent twice). */
+  async function retried<T>(
+    method: 'GET' | 'POST',
+    route: string,
+    body?: unknown,
+    signal = o.signal,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await call();
+        return await once<T>(method, route, body, signal);
       } catch (e) {
         const delay = RETRY_DELAYS_MS[attempt];
         if (!retryable(e) || delay === undefined) throw e;
@@ -125,18 +126,17 @@ export function createApi(o: ApiOptions): Api {
   }
 
   return {
-    session: () => withRetry(() => once<SessionView>('GET', '/widget/session')),
-    pay: (body) => once<NextAction>('POST', '/widget/pay', body),
-    methodResult: (body) =>
-      withRetry(() => once<NextAction>('POST', '/widget/method-result', body)),
-    next: (wait = LONG_POLL_S, signal?: AbortSignal) => {
-      const both = signal ? AbortSignal.any([o.signal, signal]) : o.signal;
-      return withRetry(
-        () => once<NextAction>('GET', `/widget/next?wait=${wait}`, undefined, both),
-        both,
-      );
-    },
-    cancel: (body) => withRetry(() => once<NextAction>('POST', '/widget/cancel', body)),
-    hosted: () => once<NextAction>('POST', '/widget/hosted'),
+    session: () => retried<SessionView>('GET', 'session'),
+    pay: (body) => once<NextAction>('POST', 'pay', body),
+    methodResult: (body) => retried<NextAction>('POST', 'method-result', body),
+    next: (wait = LONG_POLL_S, signal?: AbortSignal) =>
+      retried<NextAction>(
+        'GET',
+        `next?wait=${wait}`,
+        undefined,
+        signal ? AbortSignal.any([o.signal, signal]) : o.signal,
+      ),
+    cancel: (body) => retried<NextAction>('POST', 'cancel', body),
+    hosted: () => once<NextAction>('POST', 'hosted'),
   };
 }

@@ -113,14 +113,15 @@ export class PayCheckoutElement extends LitElement {
   // Lit's options for each reactive property; the fields below declare them, with their defaults.
   // (The compiler keeps class fields as plain assignments, useDefineForClassFields: false, so they
   // go through Lit's accessors; a field without a default is `declare`d, which emits nothing.)
+  // `{}`: an attribute of the property's name in lower case, read as text (Lit's defaults).
   static override properties = {
-    backend: { type: String },
-    session: { type: String },
-    mode: { type: String },
-    challenge: { type: String },
-    locale: { type: String },
+    backend: {},
+    session: {},
+    mode: {},
+    challenge: {},
+    locale: {},
     strings: { attribute: false },
-    challengeWindowSize: { type: String, attribute: 'challenge-window-size' },
+    challengeWindowSize: { attribute: 'challenge-window-size' },
     env: { attribute: false },
     _view: { state: true },
     _busy: { state: true },
@@ -154,6 +155,8 @@ export class PayCheckoutElement extends LitElement {
   /** Replaces fetch, timers and navigation (tests, custom transports). */
   declare env: Partial<Env> | undefined;
 
+  // What no one outside the element reads is `private` and starts with an underscore: the CDN
+  // build shortens such names (vite.config.ts).
   private _view: View = 'loading';
   private _busy = false;
   declare private _info: SessionView | undefined;
@@ -164,21 +167,21 @@ export class PayCheckoutElement extends LitElement {
   private _notice = '';
   private _announce = '';
 
-  #abort = new AbortController();
-  #loadedFor = '';
-  #lastCard: { brand: BrandId | null; last4: string } | undefined;
+  private _abort = new AbortController();
+  private _loadedFor = '';
+  private _lastCard: { brand: BrandId | null; last4: string } | undefined;
   /** The words shown, once the language's file is here (until then the element shows none). */
-  #words: Strings | undefined;
-  #wordsFor: unknown[] = [];
-  #wordsReady: Promise<unknown> = Promise.resolve();
+  private _words: Strings | undefined;
+  private _wordsFor: unknown[] = [];
+  private _wordsReady: Promise<unknown> = Promise.resolve();
 
   /** The card form: its fields, their state, formatting and errors (card/card-form.ts). */
-  readonly #card = new CardForm(this, {
+  private readonly _card = new CardForm(this, {
     root: () => this.renderRoot,
-    t: (key, vars) => this.#t(key, vars),
-    now: () => this.#env.now(),
+    t: (key, vars) => this._t(key, vars),
+    now: () => this._env.now(),
     changed: (fields, brand) =>
-      this.#emit('pay-change', {
+      this._emit('pay-change', {
         complete: Object.values(fields).every(Boolean),
         brand: brand?.id ?? null,
         fields,
@@ -189,20 +192,26 @@ export class PayCheckoutElement extends LitElement {
   });
 
   /** A returning shopper's saved cards and the chosen one's code (card/saved-cards.ts). */
-  readonly #saved = new SavedCards(this);
+  private readonly _savedCards = new SavedCards(this);
 
   /** The 3-D Secure flow: the state machine and its dialog (three-ds/controller.ts). */
-  readonly #threeDs = new ThreeDsController(this, {
-    api: () => this.#api(),
-    env: () => this.#env,
-    backendOrigin: () => this.#backendOrigin(),
+  private readonly _threeDs = new ThreeDsController(this, {
+    api: () => this._api(),
+    env: () => this._env,
+    backendOrigin: () => {
+      try {
+        return new URL(this.backend, document.baseURI).origin;
+      } catch {
+        return '';
+      }
+    },
     mode: () => this.challenge,
     windowSize: () => this.challengeWindowSize,
     methodHost: () => this.renderRoot.querySelector('.method-host') ?? this.renderRoot,
     dialog: () => this.renderRoot.querySelector('dialog'),
-    emit: (...a) => this.#emit(...a),
-    step: (...a) => this.#step(...a),
-    t: (key) => this.#t(key),
+    emit: (...a) => this._emit(...a),
+    step: (...a) => this._step(...a),
+    t: (key) => this._t(key),
     // The Pay button (aria-disabled while busy, so still focusable).
     restoreFocus: () =>
       this.renderRoot.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus(),
@@ -219,16 +228,16 @@ export class PayCheckoutElement extends LitElement {
 
   /** Validates and pays, as the Pay button does. Ignored while a payment is under way. */
   submit(): void {
-    void this.#pay();
+    void this._pay();
   }
 
   /** Clears the form and errors and reads the session again (a retry after a network error). */
   reset(): void {
     if (this._busy) return;
-    this.#card._reset();
+    this._card._reset();
     this._result = undefined;
     this._announce = '';
-    this.#loadedFor = '';
+    this._loadedFor = '';
     this.requestUpdate();
   }
 
@@ -236,19 +245,19 @@ export class PayCheckoutElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.#abort.signal.aborted) {
-      this.#abort = new AbortController();
-      this.#loadedFor = '';
+    if (this._abort.signal.aborted) {
+      this._abort = new AbortController();
+      this._loadedFor = '';
     }
-    window.addEventListener('pageshow', this.#onPageShow);
+    window.addEventListener('pageshow', this._onPageShow);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    // Aborting cancels the session fetches (they reject with an AbortError, which #fail ignores);
+    // Aborting cancels the session fetches (they reject with an AbortError, which _fail ignores);
     // the 3-D Secure controller stops its own flow.
-    this.#abort.abort();
-    window.removeEventListener('pageshow', this.#onPageShow);
+    this._abort.abort();
+    window.removeEventListener('pageshow', this._onPageShow);
     this._busy = false;
   }
 
@@ -256,21 +265,21 @@ export class PayCheckoutElement extends LitElement {
    * Back to this page from the back/forward cache (e.g. Back from the bank's page): the flow that
    * ran when the page left is stale. Ask the backend where the order is, as a reload does.
    */
-  #onPageShow = (e: PageTransitionEvent): void => {
+  private _onPageShow = (e: PageTransitionEvent): void => {
     if (!e.persisted) return;
-    this.#abort.abort();
-    this.#abort = new AbortController();
-    this.#threeDs.stop();
+    this._abort.abort();
+    this._abort = new AbortController();
+    this._threeDs.stop();
     this._busy = false;
-    this.#loadedFor = '';
+    this._loadedFor = '';
     this.requestUpdate();
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const wanted = [this.#lang, this.strings];
-    if (wanted.some((w, i) => w !== this.#wordsFor[i])) {
-      this.#wordsFor = wanted;
-      this.#wordsReady = this.#loadWords(wanted);
+    const wanted = [this._lang, this.strings];
+    if (wanted.some((w, i) => w !== this._wordsFor[i])) {
+      this._wordsFor = wanted;
+      this._wordsReady = this._loadWords(wanted);
     }
     if (changed.has('mode') && this.mode !== 'hosted') this.mode = 'direct';
     if (changed.has('challenge') && !['auto', 'iframe', 'redirect'].includes(this.challenge))
@@ -283,169 +292,154 @@ export class PayCheckoutElement extends LitElement {
       this.isConnected &&
       this.backend &&
       this.session &&
-      key !== this.#loadedFor &&
+      key !== this._loadedFor &&
       !this._busy
     ) {
-      this.#loadedFor = key;
-      void this.#load();
+      this._loadedFor = key;
+      void this._load();
     }
   }
 
   // ---- helpers ------------------------------------------------------------------------------------
 
-  get #env(): Env {
+  private get _env(): Env {
     return { ...browserEnv(), ...this.env };
   }
 
-  /** The brand as events name it. */
-  get #brandId(): BrandId | null {
-    return this.#card._brand?.id ?? null;
-  }
-
-  get #lang(): string {
+  private get _lang(): string {
     return this.locale || document.documentElement.lang || navigator.language || 'en';
   }
 
   /** The language shown: the locale's, when the element speaks it (or the merchant gave words). */
-  get #language(): string {
-    return languageOf(this.#lang) ?? (this.strings ? this.#lang : 'en');
+  private get _language(): string {
+    return languageOf(this._lang) ?? (this.strings ? this._lang : 'en');
   }
 
   /**
    * The page's `dir` (on this element or an ancestor) when it sets one, else the language's: an
    * Arabic checkout on an English page still reads right to left.
    */
-  get #dir(): string | undefined {
+  private get _dir(): string | undefined {
     if (this.closest('[dir]')) return undefined;
-    return isRightToLeft(this.#language) ? 'rtl' : 'ltr';
+    return isRightToLeft(this._language) ? 'rtl' : 'ltr';
   }
 
-  async #loadWords(wanted: unknown[]): Promise<void> {
+  private async _loadWords(wanted: unknown[]): Promise<void> {
     const base = await loadLanguage(languageOf(wanted[0] as string) ?? 'en');
-    if (wanted !== this.#wordsFor) return;
+    if (wanted !== this._wordsFor) return;
     const { strings, problems } = withOverrides(base, this.strings);
     if (problems.length) console.warn('<pay-checkout>: strings refused', problems);
-    this.#words = strings;
+    this._words = strings;
     this.requestUpdate();
   }
 
-  #t(key: StringKey, vars?: Record<string, string | number>): string {
-    return fill((this.#words ?? en)[key], vars);
+  private _t(key: StringKey, vars?: Record<string, string | number>): string {
+    return fill((this._words ?? en)[key], vars);
   }
 
-  #backendOrigin(): string {
-    try {
-      return new URL(this.backend, document.baseURI).origin;
-    } catch {
-      return '';
-    }
-  }
-
-  #api(): Api {
-    const env = this.#env;
+  private _api(): Api {
+    const env = this._env;
     return createApi({
       backend: new URL(this.backend, document.baseURI).href,
       session: this.session,
       fetch: env.fetch,
       clock: env,
-      signal: this.#abort.signal,
+      signal: this._abort.signal,
     });
   }
 
-  #emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void {
+  private _emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
-  #step(step: PayStep, order?: OrderView, message?: PayEventDetail<'pay-status'>['message']): void {
+  private _step(
+    step: PayStep,
+    order?: OrderView,
+    message?: PayEventDetail<'pay-status'>['message'],
+  ): void {
     // The steps a shopper waits through are spoken (`step.<step>` strings); the others show.
     if (step !== 'loading' && step !== 'ready' && step !== 'final')
-      this._announce = this.#t(`step.${step}`);
-    this.#emit('pay-status', {
+      this._announce = this._t(`step.${step}`);
+    this._emit('pay-status', {
       step,
       ...(order ? { orderId: order.orderId, status: order.status } : {}),
       ...(message ? { message } : {}),
     });
   }
 
-  #onFormSubmit(e: Event): void {
+  private _onFormSubmit(e: Event): void {
     e.preventDefault();
-    void this.#pay();
+    void this._pay();
   }
 
   // ---- the payment ---------------------------------------------------------------------------------
 
-  async #load(): Promise<void> {
+  private async _load(): Promise<void> {
     this._view = 'loading';
-    this.#emit('pay-status', { step: 'loading' });
+    this._step('loading');
     // Nothing the shopper reads is written before their language is here.
-    const words = this.#wordsReady;
+    const words = this._wordsReady;
     try {
-      const info = await this.#api().session();
+      const info = await this._api().session();
       await words;
       this._info = info;
-      this.#saved._offer(info);
+      this._savedCards._offer(info);
       // The merchant may allow one mode only for this session: the backend refuses the other.
       if (!info.modes.includes(this.mode)) this.mode = info.modes[0] ?? this.mode;
-      this.#emit('pay-ready', {
+      this._emit('pay-ready', {
         orderId: info.orderId,
         amount: info.amount,
         currency: info.currency,
         mode: this.mode,
       });
-      if (info.state === 'expired') throw new ApiError('session-expired', 'session expired', 401);
-      if (info.state === 'cancelled') {
-        this.#showResult('cancelled');
-        return;
-      }
-      const last = info.order;
-      if (info.state === 'open' && last) {
-        // Back from a failed attempt (a hosted form, a redirect): the form, and why it is back.
-        this.#ended({ kind: last.abandoned ? 'abandoned' : 'final', order: last });
-        return;
-      }
-      if (info.state === 'paying' || info.state === 'completed') {
-        // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
+      const { state, order } = info;
+      if (state === 'expired') throw new ApiError('session-expired', 'session expired', 401);
+      if (state === 'cancelled') this._showResult('cancelled');
+      // Back from a failed attempt (a hosted form, a redirect): the form, and why it is back.
+      else if (state === 'open' && order)
+        this._ended({ kind: order.abandoned ? 'abandoned' : 'final', order });
+      else {
         this._view = 'form';
-        this._busy = true;
-        this.#step('waiting', info.order);
-        this.#ended(await this.#threeDs.follow(await this.#api().next(), 'gateway', true));
-        return;
+        if (state === 'paying' || state === 'completed') {
+          // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
+          this._busy = true;
+          this._step('waiting', order);
+          this._ended(await this._threeDs.follow(await this._api().next(), 'gateway', true));
+        } else this._step('ready');
       }
-      this._view = 'form';
-      this.#emit('pay-status', { step: 'ready' });
     } catch (e) {
       await words;
-      this.#fail(e);
+      this._fail(e);
     }
   }
 
-  async #pay(): Promise<void> {
+  private async _pay(): Promise<void> {
     if (this._busy || this._view !== 'form' || !this._info) return;
     this._notice = '';
     if (this.mode === 'hosted') {
       this._busy = true;
-      this.#emit('pay-submit', { mode: 'hosted', brand: null });
-      this.#step('paying');
+      this._emit('pay-submit', { mode: 'hosted', brand: null });
+      this._step('paying');
       try {
-        this.#ended(await this.#threeDs.follow(await this.#api().hosted(), 'hosted'));
+        this._ended(await this._threeDs.follow(await this._api().hosted(), 'hosted'));
       } catch (e) {
-        this.#fail(e);
+        this._fail(e);
       }
       return;
     }
-    const request = await this.#request(this._info);
+    const request = await this._request(this._info);
     if (!request) return;
     this._busy = true;
-    this.#emit('pay-submit', { mode: 'direct', ...this.#lastCard! });
-    this.#step('paying');
+    this._emit('pay-submit', { mode: 'direct', ...this._lastCard! });
+    this._step('paying');
     try {
-      const action = await this.#api().pay(request);
+      const action = await this._api().pay(request);
       // The card is not needed again: it must not stay in the inputs while the page leaves for a
       // bank or comes back from the back/forward cache (another attempt types it again).
-      this.#card._clear();
-      this.#ended(await this.#threeDs.follow(action));
+      this._card._clear();
+      this._ended(await this._threeDs.follow(action));
     } catch (e) {
-      this.#fail(e);
+      this._fail(e);
     }
   }
 
@@ -453,30 +447,30 @@ export class PayCheckoutElement extends LitElement {
    * What Pay sends: the saved card chosen and its security code, or the card typed (and whether
    * the shopper agreed to save it); undefined, with the errors shown, when a field is not right.
    */
-  async #request(info: SessionView): Promise<PayRequest | undefined> {
-    const invalid = this.#card._check();
+  private async _request(info: SessionView): Promise<PayRequest | undefined> {
+    const invalid = this._card._check();
     if (invalid.length) {
       await this.updateComplete;
-      this.#card._input(invalid[0]!)?.focus();
+      this._card._input(invalid[0]!)?.focus();
       // After the focus move, so the blur of the field left does not replace the summary.
-      this._announce = this.#t('fixErrors', { fields: invalid.map((f) => this.#t(f)).join(', ') });
-      this.#emit('pay-error', {
+      this._announce = this._t('fixErrors', { fields: invalid.map((f) => this._t(f)).join(', ') });
+      this._emit('pay-error', {
         code: 'validation',
-        message: this.#card._errors[invalid[0]!]!,
+        message: this._card._errors[invalid[0]!]!,
         field: invalid[0]!,
       });
       return undefined;
     }
-    const v = this.#card._values();
-    const browser = this.#threeDs.browserInfo();
-    const saved = this.#saved._card(info);
+    const v = this._card._values();
+    const browser = this._threeDs.browserInfo();
+    const saved = this._savedCards._card(info);
     if (saved) {
-      this.#lastCard = { brand: brandOfSaved(saved)?.id ?? null, last4: saved.last4 };
+      this._lastCard = { brand: brandOfSaved(saved)?.id ?? null, last4: saved.last4 };
       return { savedCard: saved.handle, ...(v.cvc ? { cvc: v.cvc } : {}), browser };
     }
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
-    this.#lastCard = { brand: this.#brandId, last4: number.slice(-4) };
+    this._lastCard = { brand: this._card._brand?.id ?? null, last4: number.slice(-4) };
     const consent = this.renderRoot.querySelector<HTMLInputElement>('input[name="saveCard"]');
     return {
       card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
@@ -489,85 +483,90 @@ export class PayCheckoutElement extends LitElement {
    * Shows how the payment flow ended. A final status of the gateway wins over a cancel. An attempt
    * that failed or was left gives the form back while the session takes another.
    */
-  #ended(end: FlowEnd): void {
+  private _ended(end: FlowEnd): void {
     if (end.kind === 'left') return;
     const { order } = end;
     const attemptsLeft = order.attemptsLeft;
     if (end.kind === 'final' || FINAL.includes(order.status)) {
-      this.#finish(order);
-    } else if (end.kind === 'timeout') {
-      const message = this.#t('error.three-ds-timeout');
-      if (attemptsLeft) this.#again(message);
-      else this.#showResult('error', 'error.three-ds-timeout');
-      this.#emit('pay-error', { code: 'three-ds-timeout', message, attemptsLeft });
-    } else {
-      const message = this.#t(`${end.kind}Detail`);
-      if (attemptsLeft) this.#again(message);
-      else this.#showResult('cancelled');
-      this.#emit('pay-error', { code: 'challenge-cancelled', message, attemptsLeft });
+      this._finish(order);
+      return;
     }
+    // Timed out, or cancelled or left: the form again with why, or the result at the last attempt.
+    const { kind } = end;
+    const timeout = kind === 'timeout';
+    const why: StringKey = kind === 'timeout' ? 'error.three-ds-timeout' : `${kind}Detail`;
+    const message = this._t(why);
+    if (attemptsLeft) this._again(message);
+    else if (timeout) this._showResult('error', why);
+    else this._showResult('cancelled');
+    this._emit('pay-error', {
+      code: timeout ? 'three-ds-timeout' : 'challenge-cancelled',
+      message,
+      attemptsLeft,
+    });
   }
 
   /**
    * Back to the card form after a failed or left attempt: why, above the form and spoken once;
    * the card's number, expiry and code empty, the name kept; focus on the card number.
    */
-  #again(why: string): void {
-    this.#card._reset();
-    this._notice = `${why} ${this.#t('again')}`;
+  private _again(why: string): void {
+    this._card._reset();
+    this._notice = `${why} ${this._t('again')}`;
     this._announce = this._notice;
     this._busy = false;
     this._view = 'form';
-    this.#card._focus(this.#card._saved ? 'cvc' : 'number');
+    this._card._focus(this._card._saved ? 'cvc' : 'number');
   }
 
-  #finish(order: OrderView): void {
-    this.#card._clear();
-    const card = order.card ?? this.#maskedFromLast();
+  private _finish(order: OrderView): void {
+    this._card._clear();
+    const last = this._lastCard;
+    // The gateway's card, else the one sent (known only in part: its last four digits).
+    const card =
+      order.card ??
+      (last && { brand: last.brand ?? 'card', last4: last.last4, masked: `**** ${last.last4}` });
     const { orderId, status, attemptsLeft } = order;
     if (status === 'approved') {
       // A card typed on the gateway's page is known only when the gateway named it.
-      this.#showResult('approved', card ? undefined : 'approvedPlain', card?.masked);
-      this.#emit('pay-success', {
+      this._showResult('approved', card ? undefined : 'approvedPlain', card?.masked);
+      const { gatewayOrderId, amount, amountMinor, currency } = order;
+      this._emit('pay-success', {
         orderId,
-        ...(order.gatewayOrderId ? { gatewayOrderId: order.gatewayOrderId } : {}),
-        amount: order.amount,
-        amountMinor: order.amountMinor,
-        currency: order.currency,
+        ...(gatewayOrderId ? { gatewayOrderId } : {}),
+        amount,
+        amountMinor,
+        currency,
         ...(card ? { card } : {}),
       });
     } else if (status === 'declined' || status === 'error' || status === 'filtered') {
-      const reason = declineReason(order.errorCode);
-      if (attemptsLeft) this.#again(this.#t(reason));
-      else this.#showResult('declined', reason);
-      this.#emit('pay-declined', {
+      const { reason, errorCode } = order;
+      const why = declineReason(errorCode);
+      if (attemptsLeft) this._again(this._t(why));
+      else this._showResult('declined', why);
+      this._emit('pay-declined', {
         orderId,
         status,
-        ...(order.reason ? { reason: order.reason } : {}),
-        ...(order.errorCode ? { errorCode: order.errorCode } : {}),
+        ...(reason ? { reason } : {}),
+        ...(errorCode ? { errorCode } : {}),
         attemptsLeft,
       });
     } else {
       // A `final` for a non-final status: the session took the attempt back (cancelled or left).
-      this.#ended({ kind: order.abandoned ? 'abandoned' : 'cancelled', order });
+      this._ended({ kind: order.abandoned ? 'abandoned' : 'cancelled', order });
     }
-    this.#emit('pay-status', { step: 'final', orderId, status });
-  }
-
-  #maskedFromLast(): { brand: string; last4: string; masked: string } | undefined {
-    const c = this.#lastCard;
-    return c ? { brand: c.brand ?? 'card', last4: c.last4, masked: `**** ${c.last4}` } : undefined;
+    this._step('final', order);
   }
 
   /** The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it. */
-  #showResult(
+  private _showResult(
     kind: ResultKind,
     detail: StringKey = `${kind}Detail`,
     card = '',
     retry = false,
   ): void {
-    const title = this.#t(kind);
-    const text = this.#t(detail, { amount: this.#amountText(), card });
+    const title = this._t(kind);
+    const text = this._t(detail, { amount: this._amountText(), card });
     this._result = { kind, title, detail: text, retry };
     this._busy = false;
     this._view = 'result';
@@ -577,8 +576,8 @@ export class PayCheckoutElement extends LitElement {
     );
   }
 
-  #fail(e: unknown): void {
-    if (this.#abort.signal.aborted) return;
+  private _fail(e: unknown): void {
+    if (this._abort.signal.aborted) return;
     const err =
       e instanceof ApiError
         ? e
@@ -590,22 +589,22 @@ export class PayCheckoutElement extends LitElement {
         // The backend refused one of our fields: back to the form, the error on that field.
         this._busy = false;
         this._view = 'form';
-        this.#card._refuse(field, message);
+        this._card._refuse(field, message);
         this._announce = message;
-        this.#emit('pay-error', { code: 'validation', message, field });
+        this._emit('pay-error', { code: 'validation', message, field });
         return;
       }
     }
     const code: PayErrorCode = err.code === 'unauthorized' ? 'session-expired' : err.code;
     // These three have words of their own (`error.<code>`); a network failure offers a retry.
     const own = code === 'network' || code === 'session-expired' || code === 'conflict';
-    this.#showResult('error', own ? `error.${code}` : undefined, undefined, code === 'network');
-    this.#emit('pay-error', { code, message });
+    this._showResult('error', own ? `error.${code}` : undefined, undefined, code === 'network');
+    this._emit('pay-error', { code, message });
   }
 
-  #amountText(): string {
+  private _amountText(): string {
     const s = this._info;
-    return s ? formatAmount(s.amount, s.currency, this.#lang) : '';
+    return s ? formatAmount(s.amount, s.currency, this._lang) : '';
   }
 
   // ---- rendering ------------------------------------------------------------------------------------
@@ -614,59 +613,60 @@ export class PayCheckoutElement extends LitElement {
    * The saved cards when the session offers any, then the card form: the chosen card's security
    * code, or the fields for another card (and the box to save it, when the session asks).
    */
-  #cardChoice(busy: boolean): TemplateResult {
+  private _cardChoice(busy: boolean): TemplateResult {
     const info = this._info;
-    const saved = this.#saved._card(info);
-    this.#card._saved = saved && {
+    const saved = this._savedCards._card(info);
+    this._card._saved = saved && {
       brand: brandOfSaved(saved),
       optional: info?.savedCardCvc === 'optional',
     };
-    const form = html`${this.#card._render(busy)}${
+    const form = html`${this._card._render(busy)}${
       !saved && info?.saveCard === 'ask'
         ? html`<label class="consent" part="save-card"><input type="checkbox" name="saveCard"
-            ?disabled=${busy} /> ${this.#t('saveCard')}</label>`
+            ?disabled=${busy} /> ${this._t('saveCard')}</label>`
         : nothing
     }`;
     return info?.savedCards?.length
-      ? this.#saved._render(info, busy, (k) => this.#t(k), form)
+      ? this._savedCards._render(info, busy, (k) => this._t(k), form)
       : form;
   }
 
   protected override render(): TemplateResult {
     // Before the language's file is here, an empty box: no English flashes before Arabic.
-    if (!this.#words) return html`<div class="root" aria-busy="true"></div>`;
-    return html`<div class="root" dir=${this.#dir ?? nothing} lang=${this.#language}>${this.#content()}</div>`;
+    if (!this._words) return html`<div class="root" aria-busy="true"></div>`;
+    return html`<div class="root" dir=${this._dir ?? nothing} lang=${this._language}>${this._content()}</div>`;
   }
 
-  #content(): TemplateResult {
+  /** (Lit writes a boolean bound to an attribute as "true" or "false", what `aria-*` wants.) */
+  private _content(): TemplateResult {
     const busy = this._busy || this._view === 'loading';
     const result = this._view === 'result' && this._result;
-    const amount = this.#amountText();
+    const amount = this._amountText();
     return html`${
       this._info?.testMode
-        ? html`<p class="test" part="test-badge">${this.#t('testMode')}</p>`
+        ? html`<p class="test" part="test-badge">${this._t('testMode')}</p>`
         : nothing
     }${
       result
         ? html`<div class="result" part="result" data-kind=${result.kind}>
             <h2 tabindex="-1">${result.title}</h2>
             <p>${result.detail}</p>
-            ${result.retry ? html`<button type="button" part="button" @click=${() => this.reset()}>${this.#t('tryAgain')}</button>` : nothing}
+            ${result.retry ? html`<button type="button" part="button" @click=${() => this.reset()}>${this._t('tryAgain')}</button>` : nothing}
           </div>`
-        : html`<form part="form" novalidate aria-busy=${busy ? 'true' : 'false'} @submit=${this.#onFormSubmit}>
+        : html`<form part="form" novalidate aria-busy=${busy} @submit=${this._onFormSubmit}>
             ${this._notice ? html`<p class="notice" part="notice">${this._notice}</p>` : nothing}
             ${
               this.mode === 'hosted'
-                ? html`<p class="hint">${this.#t('hostedNote')}</p>`
-                : this.#cardChoice(busy)
+                ? html`<p class="hint">${this._t('hostedNote')}</p>`
+                : this._cardChoice(busy)
             }
-            <button type="submit" part="button" aria-disabled=${busy ? 'true' : 'false'}>
+            <button type="submit" part="button" aria-disabled=${busy}>
               ${this._busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${
                 this._busy
-                  ? this.#t('paying')
+                  ? this._t('paying')
                   : amount
-                    ? this.#t('pay', { amount })
-                    : this.#t('payPlain')
+                    ? this._t('pay', { amount })
+                    : this._t('payPlain')
               }</span>
             </button>
           </form>`
@@ -678,6 +678,6 @@ export class PayCheckoutElement extends LitElement {
         aria-live="polite"
       >${this._announce}</div>
       <div class="method-host"></div>
-      ${this.#threeDs.renderDialog()}`;
+      ${this._threeDs.renderDialog()}`;
   }
 }

@@ -2,11 +2,13 @@
  * The package entry: registers `<pay-checkout>` and exports everything public. Importing it twice
  * (npm bundle plus CDN script) must not throw, so registration checks first.
  */
-// The styles and the English strings first, although the element imports them anyway: modules
-// are laid out in the CDN file in the order they are first imported, and their text compresses
-// better at the start of the file than between Lit's code and ours.
+// The styles and the card brands' table first, although the element imports them anyway:
+// modules are laid out in the CDN file in the order they are first imported, and the file
+// compresses best (gzip -9) with these two at its start, the English strings where the element
+// imports them (measured by trying orders: 55 B less than without these imports, 23 B less than
+// the styles and the English strings first).
 import './pay-checkout.styles.js';
-import './i18n/en.js';
+import '../../contract/card/brands.js';
 import { PayCheckoutElement } from './pay-checkout-element.js';
 
 export type * from '../../contract/api-types.js';

@@ -3,8 +3,8 @@
  * fields they have left), formatting as they type, each field's error, and focus. Card data lives
  * in the inputs only: this reads them when asked and wipes them when told.
  *
- * Its members start with an underscore: the element is their only reader, and the CDN build shortens
- * such names (vite.config.ts).
+ * Its members start with an underscore: the element is their only reader (the `private` ones, this
+ * class alone), and the CDN build shortens such names (vite.config.ts).
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import { type Brand, cvcLength, detectBrand } from '../../../contract/card/brands.js';
@@ -24,6 +24,10 @@ const AUTOCOMPLETE: Record<CardField, string> = {
   cvc: 'cc-csc',
   name: 'cc-name',
 };
+
+/** One value per field, in the fields' order. */
+const eachField = <T>(value: (field: CardField) => T) =>
+  Object.fromEntries(CARD_FIELDS.map((f) => [f, value(f)])) as Record<CardField, T>;
 
 export interface CardFormPorts {
   /** Where the inputs are (the element's shadow root). */
@@ -46,22 +50,21 @@ export class CardForm {
    * 4 digits when the brand is unknown), and may be left empty when `optional`.
    */
   _saved: { brand: Brand | undefined; optional: boolean } | undefined;
-  #touched = new Set<CardField>();
-  readonly #host: ReactiveControllerHost;
-  readonly #ports: CardFormPorts;
+  private _touched = new Set<CardField>();
+  private readonly _host: ReactiveControllerHost;
+  private readonly _ports: CardFormPorts;
 
   constructor(host: ReactiveControllerHost, ports: CardFormPorts) {
-    this.#host = host;
-    this.#ports = ports;
+    this._host = host;
+    this._ports = ports;
   }
 
   _input(field: CardField): HTMLInputElement | null {
-    return this.#ports.root().querySelector<HTMLInputElement>(`input[name="${field}"]`);
+    return this._ports.root().querySelector<HTMLInputElement>(`input[name="${field}"]`);
   }
 
   _values(): CardValues {
-    const v = (f: CardField) => this._input(f)?.value ?? '';
-    return { number: v('number'), expiry: v('expiry'), cvc: v('cvc'), name: v('name') };
+    return eachField((f) => this._input(f)?.value ?? '');
   }
 
   /** Wipes the card once it is no longer needed (the name, which another card of the same
@@ -72,30 +75,26 @@ export class CardForm {
       if (el && f !== 'name') el.value = '';
     }
     this._brand = undefined;
-    this.#host.requestUpdate();
+    this._host.requestUpdate();
   }
 
   /** An empty form for another card: no card, no errors, no field left yet. */
   _reset(): void {
     this._clear();
     this._errors = {};
-    this.#touched.clear();
+    this._touched.clear();
   }
 
   /** Every field checked as on Pay; the invalid ones, in the order focus visits them. */
   _check(): CardField[] {
-    const fields = this.#fields();
-    for (const f of fields) this.#touched.add(f);
-    this.#validate(fields);
+    const fields: readonly CardField[] = this._saved ? ['cvc'] : CARD_FIELDS;
+    for (const f of fields) this._touched.add(f);
+    this._validate(fields);
     return fields.filter((f) => this._errors[f]);
   }
 
-  #fields(): readonly CardField[] {
-    return this._saved ? ['cvc'] : CARD_FIELDS;
-  }
-
   /** The brand the security code follows: the saved card's, else the number's. */
-  get #brand(): Brand | undefined {
+  private get _cvcBrand(): Brand | undefined {
     return this._saved ? this._saved.brand : this._brand;
   }
 
@@ -106,18 +105,18 @@ export class CardForm {
   }
 
   _focus(field: CardField): void {
-    void this.#host.updateComplete.then(() => this._input(field)?.focus());
+    void this._host.updateComplete.then(() => this._input(field)?.focus());
   }
 
-  #message(field: CardField, problem: FieldProblem): string {
+  private _message(field: CardField, problem: FieldProblem): string {
     if (field === 'cvc' && problem === 'invalid')
-      return this.#ports.t('cvc.invalid', { n: cvcLength(this.#brand) });
-    return this.#ports.t(`${field}.${problem}` as StringKey);
+      return this._ports.t('cvc.invalid', { n: cvcLength(this._cvcBrand) });
+    return this._ports.t(`${field}.${problem}` as StringKey);
   }
 
-  #problems() {
+  private _problems() {
     const values = this._values();
-    const problems = validateCard(values, new Date(this.#ports.now()));
+    const problems = validateCard(values, new Date(this._ports.now()));
     const saved = this._saved;
     if (saved) {
       const { cvc } = values;
@@ -132,18 +131,18 @@ export class CardForm {
     return problems;
   }
 
-  #validate(fields: readonly CardField[], problems = this.#problems()): void {
+  private _validate(fields: readonly CardField[], problems = this._problems()): void {
     const errors = { ...this._errors };
     for (const f of fields) {
       const p = problems[f];
-      if (p) errors[f] = this.#message(f, p);
+      if (p) errors[f] = this._message(f, p);
       else delete errors[f];
     }
     this._errors = errors;
-    this.#host.requestUpdate();
+    this._host.requestUpdate();
   }
 
-  #onInput = (e: InputEvent): void => {
+  private _onInput = (e: InputEvent): void => {
     const el = e.target as HTMLInputElement;
     const field = el.name as CardField;
     const deleting = (e.inputType ?? '').startsWith('delete');
@@ -157,51 +156,50 @@ export class CardForm {
         el.setSelectionRange(pos, pos);
       }
       this._brand = brand;
-      this.#host.requestUpdate();
+      this._host.requestUpdate();
     } else if (field === 'expiry') {
       el.value = formatExpiry(el.value, deleting);
     } else if (field === 'cvc') {
       // A saved card of a brand we do not know may have either length.
       el.value = digitsOnly(el.value).slice(
         0,
-        this._saved && !this.#brand ? 4 : cvcLength(this.#brand),
+        this._saved && !this._cvcBrand ? 4 : cvcLength(this._cvcBrand),
       );
     }
     // Errors update live once a field has been left once; before that we do not nag mid-typing.
-    const problems = this.#problems();
-    if (this.#touched.has(field) || this._errors[field]) this.#validate([field], problems);
-    this.#ports.changed(
-      {
-        number: !problems.number,
-        expiry: !problems.expiry,
-        cvc: !problems.cvc,
-        name: !problems.name,
-      },
+    const problems = this._problems();
+    if (this._touched.has(field) || this._errors[field]) this._validate([field], problems);
+    this._ports.changed(
+      eachField((f) => !problems[f]),
       this._brand,
     );
   };
 
-  #onBlur = (e: FocusEvent): void => {
+  private _onBlur = (e: FocusEvent): void => {
     const el = e.target as HTMLInputElement;
     const field = el.name as CardField;
-    if (!el.value && !this.#touched.has(field)) return;
-    this.#touched.add(field);
-    this.#validate([field]);
+    if (!el.value && !this._touched.has(field)) return;
+    this._touched.add(field);
+    this._validate([field]);
     const msg = this._errors[field];
-    if (msg) this.#ports.announce(msg);
+    if (msg) this._ports.announce(msg);
   };
 
   /**
    * One card field. `hint`: the expiry and CVC, which sit side by side, each with a hint. No
    * input has a maxlength: the browser cuts pasted or autofilled text at maxlength before the
    * input handler sees it, so "12/2030" became "12/20" (expired) and " 123" a two-digit code;
-   * the handler keeps each field to its length from the digits instead (#onInput).
+   * the handler keeps each field to its length from the digits instead (_onInput).
+   * `aria-invalid=${!!error}`: Lit writes a boolean as "true" or "false".
    */
-  #field(field: CardField, o: { hint?: string; badge?: string | undefined } = {}): TemplateResult {
+  private _field(
+    field: CardField,
+    o: { hint?: string; badge?: string | undefined } = {},
+  ): TemplateResult {
     const error = this._errors[field];
     const describedBy = `${o.hint ? `hint-${field} ` : ''}${o.badge ? 'brand ' : ''}err-${field}`;
     return html`<div class="field ${o.hint ? 'half' : ''}" part="field field-${field}">
-      <label for="in-${field}" part="label label-${field}">${this.#ports.t(field)}</label>
+      <label for="in-${field}" part="label label-${field}">${this._ports.t(field)}</label>
       ${o.hint ? html`<span id="hint-${field}" class="hint" part="hint">${o.hint}</span>` : nothing}
       <div class="wrap">
         <input
@@ -215,10 +213,10 @@ export class CardForm {
           spellcheck="false"
           autocapitalize=${field === 'name' ? 'words' : 'off'}
           placeholder=${field === 'number' ? '1234 1234 1234 1234' : nothing}
-          aria-invalid=${error ? 'true' : 'false'}
+          aria-invalid=${!!error}
           aria-describedby=${describedBy}
-          @input=${this.#onInput}
-          @blur=${this.#onBlur}
+          @input=${this._onInput}
+          @blur=${this._onBlur}
         />
         ${o.badge ? html`<span id="brand" class="brand" part="brand">${o.badge}</span>` : nothing}
       </div>
@@ -228,15 +226,15 @@ export class CardForm {
 
   /** The four fields (a saved card's security code alone), disabled while `busy`. */
   _render(busy: boolean): TemplateResult {
-    const t = this.#ports.t;
-    const cvc = this.#field('cvc', {
-      hint: t(cvcLength(this.#brand) === 4 ? 'cvcHint4' : 'cvcHint3'),
+    const t = this._ports.t;
+    const cvc = this._field('cvc', {
+      hint: t(cvcLength(this._cvcBrand) === 4 ? 'cvcHint4' : 'cvcHint3'),
     });
     return html`<fieldset ?disabled=${busy}>${
       this._saved
         ? cvc
-        : html`${this.#field('number', { badge: this._brand?.name })}
-      ${this.#field('expiry', { hint: t('expiryHint') })}${cvc}${this.#field('name')}`
+        : html`${this._field('number', { badge: this._brand?.name })}
+      ${this._field('expiry', { hint: t('expiryHint') })}${cvc}${this._field('name')}`
     }</fieldset>`;
   }
 }

@@ -5,8 +5,8 @@
  * handle, valid in this session alone. The chosen card's security code is the card form's
  * (card-form.ts).
  *
- * Its members start with an underscore: the element is their only reader, and the CDN build
- * shortens such names (vite.config.ts).
+ * Its members start with an underscore: the element is their only reader (the `private` ones, this
+ * class alone), and the CDN build shortens such names (vite.config.ts).
  */
 import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
 import type { SavedCardView, SessionView } from '../../../contract/api-types.js';
@@ -22,10 +22,10 @@ export function brandOfSaved(card: SavedCardView): Brand | undefined {
 export class SavedCards {
   /** The handle of the card chosen; '' for "Use another card". */
   _chosen = '';
-  readonly #host: ReactiveControllerHost;
+  private readonly _host: ReactiveControllerHost;
 
   constructor(host: ReactiveControllerHost) {
-    this.#host = host;
+    this._host = host;
   }
 
   /** A session's cards: the first usable one chosen (the list is most recent first). */
@@ -37,9 +37,9 @@ export class SavedCards {
     return info?.savedCards?.find((c) => c.handle === this._chosen);
   }
 
-  #choose = (e: Event): void => {
+  private _choose = (e: Event): void => {
     this._chosen = (e.target as HTMLInputElement).value;
-    this.#host.requestUpdate();
+    this._host.requestUpdate();
   };
 
   /** The list, then `form`: the chosen card's security code, or the form for another card. */
@@ -52,7 +52,7 @@ export class SavedCards {
     const option = (value: string, label: string, expired?: boolean) =>
       html`<label class="saved" part="saved-card"><input type="radio" name="saved"
         .value=${value} .checked=${this._chosen === value} ?disabled=${expired}
-        @change=${this.#choose} /> ${label}${
+        @change=${this._choose} /> ${label}${
           // The comma inside: the build trims the space that opens a template.
           expired ? html`<span class="hint">, ${t('savedExpired')}</span>` : nothing
         }</label>`;

@@ -37,10 +37,9 @@ export function withOverrides(
 ): { strings: Strings; problems: StringProblem[] } {
   if (!overrides) return { strings: base, problems: [] };
   const problems = checkStrings(overrides);
-  const refused = new Set(problems.map((p) => p.key));
   const strings = { ...base };
   for (const [key, text] of Object.entries(overrides)) {
-    if (!refused.has(key)) strings[key as StringKey] = text as string;
+    if (!problems.some((p) => p.key === key)) strings[key as StringKey] = text as string;
   }
   return { strings, problems };
 }

@@ -84,9 +84,9 @@ export interface OpenChallenge {
   /** Resumed after a reload or Back: the step was launched already, so no frame (never re-posted). */
   resumed: boolean;
   /** The shopper pressed ✕ or Escape: ask before cancelling. */
-  confirming: boolean;
+  confirming?: boolean;
   /** The "continue in this window" link (auto mode, after a while). */
-  fallback: boolean;
+  fallback?: boolean;
 }
 
 /** How soon to ask again after refusing a URL (the backend may answer the same action at once). */
@@ -96,20 +96,21 @@ export const CHALLENGE_POLL_MIN_MS = 2_000;
 /** When the "continue in this window" link shows: a slow bank page gets time to load first. */
 export const FALLBACK_AFTER_MS = 10_000;
 
+/** Its `private` members start with an underscore: the CDN build shortens such names (vite.config.ts). */
 export class ThreeDsController implements ReactiveController {
   /** The open challenge dialog's state; the host renders it with renderDialog(). */
   challenge: OpenChallenge | undefined;
 
-  readonly #host: ReactiveControllerHost;
-  readonly #ports: ThreeDsPorts;
+  private readonly _host: ReactiveControllerHost;
+  private readonly _ports: ThreeDsPorts;
   /** Aborted by stop(): every fetch, wait and listener of the flow that runs. */
-  #abort = new AbortController();
+  private _abort = new AbortController();
   /** Ends the open challenge (the dialog's buttons, Escape). */
-  #end: ((e: ChallengeEnd) => void) | undefined;
+  private _end: ((e: ChallengeEnd) => void) | undefined;
 
   constructor(host: ReactiveControllerHost, ports: ThreeDsPorts) {
-    this.#host = host;
-    this.#ports = ports;
+    this._host = host;
+    this._ports = ports;
     host.addController(this);
   }
 
@@ -121,23 +122,23 @@ export class ThreeDsController implements ReactiveController {
   stop(): void {
     // Aborting cancels fetches, sleeps and the Method/challenge waits (they reject with an
     // AbortError); their `finally` blocks remove the frames and clear the timers.
-    this.#abort.abort();
-    this.#abort = new AbortController();
-    this.#end = undefined;
-    this.#closeDialog();
+    this._abort.abort();
+    this._abort = new AbortController();
+    this._end = undefined;
+    this._closeDialog();
   }
 
   /** The EMV browser fields; redirect mode asks for a full window (`05`), as EMV wants. */
   browserInfo(): BrowserInfo {
     return collectBrowserInfo(
       window,
-      this.#ports.mode() === 'redirect' ? '05' : this.#chosenSize(),
+      this._ports.mode() === 'redirect' ? '05' : this._chosenSize(),
     );
   }
 
   /** The merchant's window size, else the viewport's. */
-  #chosenSize(): ChallengeWindowSize {
-    return chooseWindowSize(innerWidth, innerHeight, this.#ports.windowSize());
+  private _chosenSize(): ChallengeWindowSize {
+    return chooseWindowSize(innerWidth, innerHeight, this._ports.windowSize());
   }
 
   /**
@@ -149,9 +150,9 @@ export class ThreeDsController implements ReactiveController {
     redirectReason: 'hosted' | 'gateway' = 'gateway',
     resumed = false,
   ): Promise<FlowEnd> {
-    const api = this.#ports.api();
-    const signal = this.#abort.signal;
-    const env = this.#ports.env();
+    const api = this._ports.api();
+    const signal = this._abort.signal;
+    const env = this._ports.env();
     let a = first;
     // `/widget/next` waits on the server until something changes, so the first `wait` goes
     // straight to it; `retryAfterMs` paces only the polls that follow an empty long poll.
@@ -164,7 +165,7 @@ export class ThreeDsController implements ReactiveController {
         // The order goes on at the gateway: keep asking the backend where it stands.
         if (!refused.has(unsafe)) {
           refused.add(unsafe);
-          this.#ports.emit('pay-error', {
+          this._ports.emit('pay-error', {
             code: 'unsafe-url',
             message: `Refused to follow a ${a.action} URL that is not https`,
           });
@@ -172,9 +173,9 @@ export class ThreeDsController implements ReactiveController {
         a = { action: 'wait', order: a.order, retryAfterMs: UNSAFE_URL_RETRY_MS };
         longPolled = true;
       }
-      const bank = bankStepOf(a, redirectReason, this.#ports.mode());
+      const bank = bankStepOf(a, redirectReason, this._ports.mode());
       if (bank) {
-        const after = await this.#bankStep(bank, api);
+        const after = await this._bankStep(bank, api);
         // A FlowEnd has a `kind`, a NextAction an `action`.
         if ('kind' in after) return after;
         a = after;
@@ -185,7 +186,7 @@ export class ThreeDsController implements ReactiveController {
         case 'final':
           return { kind: 'final', order: a.order };
         case 'wait':
-          this.#ports.step('waiting', a.order);
+          this._ports.step('waiting', a.order);
           if (longPolled) {
             await sleep(env, Math.min(Math.max(a.retryAfterMs, 0), 10_000), signal);
           }
@@ -193,30 +194,30 @@ export class ThreeDsController implements ReactiveController {
           longPolled = true;
           break;
         case 'method': {
-          this.#ports.step('method', a.order);
-          this.#ports.emit('pay-3ds-method', { phase: 'start' });
+          this._ports.step('method', a.order);
+          this._ports.emit('pay-3ds-method', { phase: 'start' });
           const compInd = await runMethod({
-            container: this.#ports.methodHost(),
+            container: this._ports.methodHost(),
             launchUrl: a.methodUrl ? a.launchUrl : undefined,
             timeoutMs:
               a.timeoutMs > 0 ? Math.min(a.timeoutMs, METHOD_TIMEOUT_MS) : METHOD_TIMEOUT_MS,
             clock: env,
             completed: returnMessage(
-              this.#ports.backendOrigin(),
+              this._ports.backendOrigin(),
               a.order.attemptId,
               ['method-complete'],
               signal,
             ),
             signal,
           });
-          this.#ports.emit('pay-3ds-method', { phase: 'complete', compInd });
+          this._ports.emit('pay-3ds-method', { phase: 'complete', compInd });
           a = await api.methodResult({ threeDSCompInd: compInd, browser: this.browserInfo() });
           break;
         }
         case 'redirect':
           // The hosted form, or a gateway page the merchant wants at the top level.
-          this.#ports.emit('pay-redirect', { url: a.url, reason: redirectReason });
-          this.#ports.step('redirect', a.order);
+          this._ports.emit('pay-redirect', { url: a.url, reason: redirectReason });
+          this._ports.step('redirect', a.order);
           env.navigate(a.url);
           return { kind: 'left' };
         default:
@@ -226,44 +227,39 @@ export class ThreeDsController implements ReactiveController {
   }
 
   /** The open dialog's state changes; the dialog shows it. */
-  #update(change: Partial<OpenChallenge>): void {
+  private _update(change: Partial<OpenChallenge>): void {
     if (this.challenge) this.challenge = { ...this.challenge, ...change };
-    this.#host.requestUpdate();
+    this._host.requestUpdate();
+  }
+
+  /** The question to confirm a cancel shown or gone, then focus on the dialog's `selector`. */
+  private _confirming(confirming: boolean, selector: string): void {
+    this._update({ confirming });
+    void this._host.updateComplete.then(() =>
+      this._ports.dialog()?.querySelector<HTMLElement>(selector)?.focus(),
+    );
   }
 
   /** ✕, Escape, the dialog's close: ask first (the bank's page stays as it is meanwhile). */
   requestCancel = (): void => {
-    if (!this.challenge) return;
-    this.#update({ confirming: true });
-    // On the safe choice, so Enter does not end the payment.
-    void this.#host.updateComplete.then(() =>
-      this.#ports.dialog()?.querySelector<HTMLButtonElement>('.keep')?.focus(),
-    );
+    // Focus on the safe choice, so Enter does not end the payment.
+    if (this.challenge) this._confirming(true, '.keep');
   };
 
-  #keepGoing = (): void => {
-    this.#update({ confirming: false });
-    // The question goes, and its buttons with it: focus back on ✕, where the question came from.
-    void this.#host.updateComplete.then(() =>
-      this.#ports.dialog()?.querySelector<HTMLButtonElement>('.close')?.focus(),
-    );
-  };
+  // The question goes, and its buttons with it: focus back on ✕, where the question came from.
+  private _keepGoing = (): void => this._confirming(false, '.close');
 
-  #confirmCancel = (): void => this.#end?.('cancelled');
-
-  #continueAtTop = (): void => this.#end?.('redirect');
-
-  #onDialogCancel = (e: Event): void => {
+  private _onDialogCancel = (e: Event): void => {
     // Escape: we close the dialog ourselves once the cancel is decided, so the flow stays in charge.
     e.preventDefault();
     this.requestCancel();
   };
 
-  #onDialogClose = (): void => {
+  private _onDialogClose = (): void => {
     // Closed by the browser (Escape or Android back without a cancelable `cancel`, a
     // CloseWatcher): reopen and ask, unless the flow closed it.
-    const dialog = this.#ports.dialog();
-    if (this.challenge && this.#end && dialog && !dialog.open) {
+    const dialog = this._ports.dialog();
+    if (this.challenge && this._end && dialog && !dialog.open) {
       dialog.showModal();
       this.requestCancel();
     }
@@ -273,34 +269,35 @@ export class ThreeDsController implements ReactiveController {
    * A bank step in the dialog, or at the top level: the action that follows it, or how the flow
    * ended.
    */
-  async #bankStep(a: ChallengeAction, api: Api): Promise<NextAction | FlowEnd> {
-    const storage = this.#ports.storage();
+  private async _bankStep(a: ChallengeAction, api: Api): Promise<NextAction | FlowEnd> {
+    const storage = this._ports.storage();
     const resumed = wasLaunched(storage, a.launchUrl);
-    const mode = this.#ports.mode();
-    if (!resumed && mode === 'redirect') return this.#redirect(a);
+    const mode = this._ports.mode();
+    if (!resumed && mode === 'redirect') return this._redirect(a);
     // Back from a bank page not finished, with attempts left: this attempt is left (the backend
     // still follows it), and the shopper gets the form back. Without, the dialog waits on it.
     if (resumed && a.order.attemptsLeft) {
       const after = await api.cancel({ reason: 'shopper-left' });
       return { kind: 'abandoned', order: after.order };
     }
-    const signal = this.#abort.signal;
-    const env = this.#ports.env();
+    const signal = this._abort.signal;
+    const env = this._ports.env();
     // Aborted when the challenge ends: its message wait, poll and listeners stop with it.
     const open = new AbortController();
     const openSignal = AbortSignal.any([signal, open.signal]);
-    const timers: number[] = [];
+    // A wait that the end of the challenge cancels (it rejects then, which is no news).
+    const later = (ms: number, then: () => void) => sleep(env, ms, openSignal).then(then, () => {});
     const ending = new Promise<ChallengeEnd>((resolve) => {
-      this.#end = resolve;
+      this._end = resolve;
       signal.addEventListener('abort', () => resolve('redirect'), { once: true });
-      timers.push(env.setTimeout(() => resolve('timeout'), CHALLENGE_TIMEOUT_MS));
+      void later(CHALLENGE_TIMEOUT_MS, () => resolve('timeout'));
       void returnMessage(
-        this.#ports.backendOrigin(),
+        this._ports.backendOrigin(),
         a.order.attemptId,
         ['challenge-complete', 'final'],
         openSignal,
       ).then(() => resolve('complete'));
-      void this.#pollWhileOpen(a, api, openSignal).then((next) => next && resolve(next));
+      void this._pollWhileOpen(a, api, openSignal).then((next) => next && resolve(next));
       if (mode === 'auto' && !resumed) {
         // The merchant page's CSP refused the launcher frame: go on at the top level. A slow bank
         // page gets time to load before the "continue in this window" link shows.
@@ -309,48 +306,47 @@ export class ThreeDsController implements ReactiveController {
           (e) => framingRefused(e, a.launchUrl) && resolve('redirect'),
           { capture: true, signal: openSignal },
         );
-        timers.push(env.setTimeout(() => this.#update({ fallback: true }), FALLBACK_AFTER_MS));
+        void later(FALLBACK_AFTER_MS, () => this._update({ fallback: true }));
       }
     });
 
     const size = resumed
       ? '02'
-      : fitWindowSize(actionWindowSize(a, this.#chosenSize()), innerWidth, innerHeight);
+      : fitWindowSize(actionWindowSize(a, this._chosenSize()), innerWidth, innerHeight);
     if (!resumed) markLaunched(storage, a.launchUrl);
-    this.challenge = { action: a, size, resumed, confirming: false, fallback: false };
-    this.#host.requestUpdate();
-    await this.#host.updateComplete;
-    const dialog = this.#ports.dialog();
+    this.challenge = { action: a, size, resumed };
+    this._host.requestUpdate();
+    await this._host.updateComplete;
+    const dialog = this._ports.dialog();
     dialog?.showModal();
     // Focus the heading: a dialog should not open on its most destructive control (✕).
     dialog?.querySelector<HTMLElement>('h2')?.focus();
     if (!resumed) {
-      this.#ports.emit('pay-challenge', {
+      this._ports.emit('pay-challenge', {
         phase: 'open',
         version: challengeVersion(a),
         windowSize: size,
       });
     }
-    this.#ports.step(resumed ? 'waiting' : 'challenge', a.order);
+    this._ports.step(resumed ? 'waiting' : 'challenge', a.order);
 
     const end = await ending;
-    this.#end = undefined;
+    this._end = undefined;
     open.abort();
-    for (const t of timers) env.clearTimeout(t);
-    this.#closeDialog();
+    this._closeDialog();
     if (signal.aborted) return { kind: 'left' };
     if (!resumed) {
-      this.#ports.emit('pay-challenge', {
+      this._ports.emit('pay-challenge', {
         phase: 'close',
         reason: typeof end === 'string' ? end : 'complete',
       });
     }
-    await this.#host.updateComplete;
-    this.#ports.restoreFocus();
+    await this._host.updateComplete;
+    this._ports.restoreFocus();
     if (typeof end !== 'string') return end;
-    if (end === 'redirect') return this.#redirect(a);
+    if (end === 'redirect') return this._redirect(a);
     if (end === 'complete') {
-      this.#ports.step('waiting', a.order, 'challenge-complete');
+      this._ports.step('waiting', a.order, 'challenge-complete');
       return api.next();
     }
     // The shopper cancelled, or left: the session stops taking this payment, and what the
@@ -366,12 +362,12 @@ export class ThreeDsController implements ReactiveController {
    * not this challenge any more (undefined when stopped). Polls at most every 2 s: while a
    * challenge waits on the browser the backend may answer at once.
    */
-  async #pollWhileOpen(
+  private async _pollWhileOpen(
     a: ChallengeAction,
     api: Api,
     signal: AbortSignal,
   ): Promise<NextAction | undefined> {
-    const env = this.#ports.env();
+    const env = this._ports.env();
     const still = (n: NextAction) =>
       n.action === a.action && 'launchUrl' in n && n.launchUrl === a.launchUrl;
     try {
@@ -390,32 +386,31 @@ export class ThreeDsController implements ReactiveController {
   }
 
   /** The launcher page at the top level: it posts the step's form to the bank from there. */
-  #redirect(a: ChallengeAction): FlowEnd {
-    markLaunched(this.#ports.storage(), a.launchUrl);
-    this.#ports.emit('pay-redirect', { url: a.launchUrl, reason: 'challenge' });
-    this.#ports.step('redirect', a.order);
-    this.#ports.env().navigate(a.launchUrl);
+  private _redirect(a: ChallengeAction): FlowEnd {
+    markLaunched(this._ports.storage(), a.launchUrl);
+    this._ports.emit('pay-redirect', { url: a.launchUrl, reason: 'challenge' });
+    this._ports.step('redirect', a.order);
+    this._ports.env().navigate(a.launchUrl);
     return { kind: 'left' };
   }
 
-  #closeDialog(): void {
-    const dialog = this.#ports.dialog();
+  private _closeDialog(): void {
     this.challenge = undefined;
-    if (dialog?.open) dialog.close();
-    this.#host.requestUpdate();
+    this._ports.dialog()?.close();
+    this._host.requestUpdate();
   }
 
   /** The challenge dialog; the host puts it in its template. */
   renderDialog() {
     const ch = this.challenge;
-    const t = (k: StringKey) => this.#ports.t(k);
+    const t = (k: StringKey) => this._ports.t(k);
     return html`<dialog
       part="dialog"
       class=${ch?.size === '05' && !ch.resumed ? 'full' : ''}
       aria-labelledby="dlg-title"
       aria-describedby="dlg-status"
-      @cancel=${this.#onDialogCancel}
-      @close=${this.#onDialogClose}
+      @cancel=${this._onDialogCancel}
+      @close=${this._onDialogClose}
     >
       ${
         ch
@@ -429,8 +424,8 @@ export class ThreeDsController implements ReactiveController {
               ch.confirming
                 ? html`<div class="confirm" role="group" aria-labelledby="dlg-confirm">
                     <p id="dlg-confirm">${t('confirmCancel')}</p>
-                    <button type="button" class="keep" @click=${this.#keepGoing}>${t('keepConfirming')}</button>
-                    <button type="button" class="stop" @click=${this.#confirmCancel}>${t('cancelPayment')}</button>
+                    <button type="button" class="keep" @click=${this._keepGoing}>${t('keepConfirming')}</button>
+                    <button type="button" class="stop" @click=${() => this._end?.('cancelled')}>${t('cancelPayment')}</button>
                   </div>`
                 : nothing
             }
@@ -449,7 +444,7 @@ export class ThreeDsController implements ReactiveController {
             }
             ${
               ch.fallback
-                ? html`<button type="button" class="fallback" @click=${this.#continueAtTop}>${t('dialogFallback')}</button>`
+                ? html`<button type="button" class="fallback" @click=${() => this._end?.('redirect')}>${t('dialogFallback')}</button>`
                 : nothing
             }`
           : nothing
