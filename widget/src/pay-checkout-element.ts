@@ -82,6 +82,9 @@ const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
  * @csspart result - The final result panel.
  * @csspart test-badge - "Test mode", shown when the backend's gateway is a sandbox.
  * @csspart notice - Why the form is back (the last attempt was declined, cancelled or left).
+ * @csspart saved-cards - The saved cards a session offers (a fieldset above the form).
+ * @csspart saved-card - Each choice in it, "Use another card" included.
+ * @csspart save-card - The "Save this card for next time" box, when the session asks.
  * @csspart dialog - The 3-D Secure challenge dialog.
  * @csspart challenge-frame - The bank's challenge iframe.
  *
