@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser tests: web-test-runner for the widget, then the end-to-end suite, both in Chromium: the
 # full browser for the widget's tests, its headless shell where there is one for the end-to-end
-# suite (find-chrome.sh says why). CHROME_PATH, when set, is used for both.
+# suite (find-chrome.sh says why). CHROME_PATH, when set, is used for both. The end-to-end
+# suite's engine matrix also runs Firefox ESR and WebKitGTK (find-firefox.sh, find-webkit.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 has_widget_tests=$(find test/widget -name '*.test.ts' 2>/dev/null | head -n 1)
@@ -17,8 +18,19 @@ if [ -n "$has_widget_tests" ]; then
 fi
 if [ -n "$has_e2e_tests" ]; then
   shell=$(bash scripts/find-chrome.sh headless-shell)
-  mapfile -t files < <(find test/e2e -name '*.test.ts' | sort)
+  # The engine matrix (test/e2e/engines) pays in Firefox ESR, WebKitGTK and the full Chromium
+  # (whose back/forward cache the headless shell lacks). A piece the finders cannot find or
+  # install is passed empty: that engine's tests fail with the reason, the rest still run.
+  firefox=$(bash scripts/find-firefox.sh) || firefox=''
+  webkit_driver=$(bash scripts/find-webkit.sh driver) || webkit_driver=''
+  minibrowser=$(bash scripts/find-webkit.sh minibrowser) || minibrowser=''
+  xvfb_run=$(bash scripts/find-webkit.sh xvfb-run) || xvfb_run=''
+  chromium=$(bash scripts/find-chrome.sh) || chromium=''
+  # The engine matrix first: the longest file, started last it would run on alone at the end.
+  mapfile -t files < <(find test/e2e/engines -name '*.test.ts' | sort; find test/e2e -name '*.test.ts' -not -path 'test/e2e/engines/*' | sort)
   # Two files at a time, and within a file's card matrices three shoppers at once
   # (SHOPPERS_AT_ONCE): a journey is mostly waiting on bank pages and the gateway's delays.
-  CHROME_PATH=$shell node --import tsx --test --test-reporter=spec --test-concurrency=2 --test-timeout=600000 "${files[@]}"
+  CHROME_PATH=$shell CHROMIUM_BROWSER_PATH=$chromium FIREFOX_PATH=$firefox \
+    WEBKIT_DRIVER_PATH=$webkit_driver MINIBROWSER_PATH=$minibrowser XVFB_RUN_PATH=$xvfb_run \
+    node --import tsx --test --test-reporter=spec --test-concurrency=2 --test-timeout=600000 "${files[@]}"
 fi

@@ -1,0 +1,305 @@
+/**
+ * The shopper matrix: each journey written once against a Tab (drivers/tab.ts) and run in every
+ * engine, on the matrix's own merchant page (shop.ts), another site than the backend and the bank.
+ * A journey asserts what the element shows and what the merchant API says of the order.
+ */
+import assert from 'node:assert/strict';
+import type { TestCard } from '../support/shopper.js';
+import type { Stack } from '../support/stack.js';
+import { type AxeRun, axe, formatViolations } from './a11y.js';
+import type { Engine, Scheme, Tab, Target } from './drivers/tab.js';
+import {
+  BANK_PAGE,
+  type ElementState,
+  EVENTS,
+  LAYOUT,
+  MEDIA,
+  NOT_RESTORED,
+  STATE,
+  stateWhere,
+} from './page-scripts.js';
+import type { CheckoutOptions, EngineShop } from './shop.js';
+
+export interface Shopper {
+  engine: Engine;
+  tab: Tab;
+  shop: EngineShop;
+  stack: Stack;
+  card(scenario: string): TestCard;
+  /** A line in the test's output (what the engine did, for a person reading the run). */
+  note(message: string): void;
+}
+
+/** How long the element may take to show the gateway's outcome: the journeys' 15 s, with room
+ * for three engines and the rest of the suite sharing two cores. */
+const OUTCOME_MS = 30_000;
+
+const field = (name: string): Target => ({
+  el: { host: 'pay-checkout', css: `input[name="${name}"]` },
+});
+const PAY: Target = { el: { host: 'pay-checkout', css: 'button[type="submit"]' } };
+/** The bank's page in the dialog: the dialog frames the backend's launcher, which frames the bank. */
+const IN_DIALOG = [{ host: 'pay-checkout', css: 'dialog[open] iframe' }, { css: 'iframe' }];
+
+async function openCheckout(s: Shopper, options: CheckoutOptions = {}): Promise<string> {
+  const { orderId, url } = await s.shop.checkout(options);
+  await s.tab.goto(url);
+  await formReady(s);
+  return orderId;
+}
+
+function formReady(s: Shopper): Promise<ElementState> {
+  return s.tab.waitFor(stateWhere('s.ready'), null, 'the card form, ready for a card');
+}
+
+/** Types the card as a shopper does, field by field; the name only when the form kept none. */
+async function typeCard(s: Shopper, card: TestCard): Promise<void> {
+  await s.tab.type(field('number'), card.pan);
+  await s.tab.type(field('expiry'), `${card.expMonth}${card.expYear.slice(-2)}`);
+  await s.tab.type(field('cvc'), card.cvv);
+  const state = await s.tab.run<ElementState>(STATE);
+  if (!state.nameValue) await s.tab.type(field('name'), 'Alex Shopper');
+}
+
+async function pay(s: Shopper, scenario: string): Promise<void> {
+  await typeCard(s, s.card(scenario));
+  await s.tab.click(PAY);
+}
+
+/** What the element ends on: its result panel, or its notice over a form ready again. */
+function outcome(s: Shopper): Promise<ElementState> {
+  return s.tab.waitFor(
+    stateWhere('s.result || (s.notice && s.ready)'),
+    null,
+    'the payment outcome (result panel, or notice with the form)',
+    OUTCOME_MS,
+  );
+}
+
+async function expectApproved(s: Shopper, orderId: string): Promise<void> {
+  const end = await outcome(s);
+  assert.equal(end.result?.kind, 'approved', `the element shows ${JSON.stringify(end)}`);
+  assert.equal(await orderStatus(s, orderId), 'approved');
+}
+
+async function order(s: Shopper, orderId: string) {
+  const { status, body } = await s.stack.merchantApi('GET', `/v1/orders/${orderId}`);
+  assert.equal(status, 200, JSON.stringify(body));
+  return body as { status: string; attempts: { id: string; status: string; abandoned: boolean }[] };
+}
+
+async function orderStatus(s: Shopper, orderId: string): Promise<string> {
+  return (await order(s, orderId)).status;
+}
+
+async function events(s: Shopper): Promise<{ type: string; detail: Record<string, unknown> }[]> {
+  return s.tab.run(EVENTS);
+}
+
+async function answerInDialog(s: Shopper, code: string): Promise<void> {
+  await s.tab.type({ frames: IN_DIALOG, el: { css: '#otp' } }, code);
+  await s.tab.click({ frames: IN_DIALOG, el: { css: 'button[value="submit"]' } });
+}
+
+/** The challenge dialog's journey for a card: the bank's page in the frame, the code, approved. */
+async function challengeInFrame(s: Shopper, scenario: string, version: string): Promise<void> {
+  const orderId = await openCheckout(s, { challenge: 'iframe' });
+  await pay(s, scenario);
+  await s.tab.waitFor(stateWhere('s.dialogOpen'), null, 'the challenge dialog');
+  await answerInDialog(s, s.card(scenario).otp ?? '');
+  await expectApproved(s, orderId);
+  const opened = (await events(s)).find(
+    (e) => e.type === 'pay-challenge' && e.detail.phase === 'open',
+  );
+  assert.equal(opened?.detail.version, version, 'the challenge shown was the card’s');
+}
+
+/** Pays in redirect mode up to the bank's page, the whole tab on the bank's site. */
+async function toBankPage(s: Shopper): Promise<string> {
+  const orderId = await openCheckout(s, { challenge: 'redirect' });
+  await pay(s, '3ds2-challenge');
+  await s.tab.waitFor(BANK_PAGE, s.stack.sandboxUrl, 'the bank’s page at the top level');
+  return orderId;
+}
+
+/** axe checked something of `what` inside the element's shadow root (else its silence is empty). */
+function sawInside(run: AxeRun, what: string, where: string): void {
+  assert.ok(
+    run.inElement.some((selector) => selector.includes(what)),
+    `axe did not reach ${what} inside the element in ${where}: ${JSON.stringify(run.inElement)}`,
+  );
+}
+
+export interface Journey {
+  name: string;
+  /** A colour scheme other than light (the looks checks). */
+  scheme?: Scheme;
+  run(s: Shopper): Promise<void>;
+}
+
+export const JOURNEYS: Journey[] = [
+  {
+    name: 'a shopper’s browser: a frame on another site gets storage of its own (partitioned)',
+    async run(s) {
+      const frame = `${s.shop.probeOrigin}/probe/frame`;
+      await s.tab.goto(`${s.shop.origin}/probe/page?frame=${encodeURIComponent(frame)}`);
+      const framed = await s.tab.waitFor<string>('() => window.probe', null, 'the framed write');
+      assert.equal(framed, 'framed', 'the frame could use its storage');
+      await s.tab.goto(`${s.shop.probeOrigin}/probe/read`);
+      const seen = await s.tab.run<string | null>(`() => localStorage.getItem('probe')`);
+      assert.equal(seen, null, 'the framed write reached the site’s own storage: not partitioned');
+    },
+  },
+  {
+    name: 'approved',
+    async run(s) {
+      const orderId = await openCheckout(s);
+      await pay(s, 'approved');
+      await expectApproved(s, orderId);
+    },
+  },
+  {
+    name: 'declined: the notice and the form come back, and another card pays',
+    async run(s) {
+      const orderId = await openCheckout(s);
+      await pay(s, 'declined');
+      const back = await outcome(s);
+      assert.equal(
+        back.result,
+        null,
+        `a decline with attempts left ends on the form: ${JSON.stringify(back)}`,
+      );
+      assert.ok(back.notice, 'the notice says why the form is back');
+      assert.equal(back.numberValue, '', 'the card number is cleared for another card');
+      await pay(s, 'approved');
+      await expectApproved(s, orderId);
+      const attempts = (await order(s, orderId)).attempts.map((a) => a.status);
+      assert.deepEqual(attempts, ['declined', 'approved']);
+    },
+  },
+  {
+    name: '3-D Secure 2, frictionless: the Method completes in time',
+    async run(s) {
+      const orderId = await openCheckout(s);
+      await pay(s, '3ds2-frictionless');
+      await expectApproved(s, orderId);
+      const method = (await events(s)).find(
+        (e) => e.type === 'pay-3ds-method' && e.detail.phase === 'complete',
+      );
+      // Y: the bank's Method page, a hidden frame on the bank's site, reported back in time.
+      assert.equal(method?.detail.compInd, 'Y', JSON.stringify(method));
+    },
+  },
+  {
+    name: '3-D Secure 2, challenge in a frame (the dialog)',
+    run: (s) => challengeInFrame(s, '3ds2-challenge', '2'),
+  },
+  {
+    name: '3-D Secure 1.0.2, in the dialog',
+    run: (s) => challengeInFrame(s, '3ds1', '1.0.2'),
+  },
+  {
+    name: 'challenge by redirect: to the bank’s page and back, paid',
+    async run(s) {
+      const orderId = await toBankPage(s);
+      await s.tab.type({ el: { css: '#otp' } }, s.card('3ds2-challenge').otp ?? '');
+      await s.tab.click({ el: { css: 'button[value="submit"]' } });
+      await expectApproved(s, orderId);
+      assert.equal(new URL(await s.tab.url()).origin, s.shop.origin);
+    },
+  },
+  {
+    name: 'Back on the bank’s page: the element resumes with the form, and another card pays',
+    async run(s) {
+      const orderId = await toBankPage(s);
+      await s.tab.back();
+      const back = await s.tab.waitFor<ElementState>(
+        stateWhere(`location.origin === ${JSON.stringify(s.shop.origin)} && s.notice && s.ready`),
+        null,
+        'the shop page again, the element’s notice and form',
+        15_000,
+      );
+      // Restored from the back/forward cache (`pageshow` persisted) or loaded afresh: either way
+      // the element asked the backend where the payment is.
+      const restored = back.pageShows.includes(true);
+      const why = restored ? null : await s.tab.run<string[] | null>(NOT_RESTORED);
+      if (s.engine.backForwardCache) {
+        assert.ok(
+          restored,
+          `${s.engine.name} loaded the shop afresh on Back, not from its back/forward cache (a shopper's would): ${JSON.stringify(why)}`,
+        );
+      }
+      s.note(
+        `Back: ${restored ? 'restored from the back/forward cache' : `loaded afresh${why ? ` (not restored because: ${why.join(', ')})` : ''}`} (pageshow persisted: ${JSON.stringify(back.pageShows)})`,
+      );
+      await pay(s, 'approved');
+      await expectApproved(s, orderId);
+      const attempts = (await order(s, orderId)).attempts.map((a) => [a.status, a.abandoned]);
+      assert.deepEqual(attempts.at(-1), ['approved', false]);
+      assert.equal(attempts.length, 2, JSON.stringify(attempts));
+    },
+  },
+  {
+    name: 'an Arabic checkout (locale="ar"): right to left, in Arabic, and it pays',
+    async run(s) {
+      const orderId = await openCheckout(s, { locale: 'ar' });
+      const layout = await s.tab.run<{
+        wrapperDir: string | null;
+        wrapperLang: string | null;
+        formDirection: string;
+        pay: string;
+      }>(LAYOUT);
+      const seen = JSON.stringify(layout);
+      assert.equal(
+        layout.formDirection,
+        'rtl',
+        `the element's form is not laid out right to left with locale="ar" (getComputedStyle(form).direction; the element should render its content in a wrapper with dir="rtl"): ${seen}`,
+      );
+      assert.ok(
+        layout.pay.includes('ادفع') || !/^Pay\b/.test(layout.pay),
+        `the Pay button is in English with locale="ar" (expected the Arabic "ادفع"): ${seen}`,
+      );
+      s.note(`Arabic layout: ${seen}`);
+      const run = await axe(s.tab);
+      sawInside(run, '#in-number', 'the Arabic form');
+      assert.equal(run.violations.length, 0, formatViolations('Arabic form', run.violations));
+      await pay(s, 'approved');
+      await expectApproved(s, orderId);
+    },
+  },
+];
+
+/**
+ * The looks check of a colour scheme: axe on the page with the element's form, then with the
+ * challenge dialog open (a card without a Method, so the dialog comes at once). The payment is
+ * left in the dialog: what is checked is how it looks.
+ */
+export function looks(scheme: Scheme): Journey {
+  return {
+    name: `axe, ${scheme}: no violations with the form, nor with the challenge dialog open`,
+    scheme,
+    async run(s) {
+      await openCheckout(s, { challenge: 'iframe' });
+      const media = await s.tab.run<{ dark: boolean; forced: boolean }>(MEDIA);
+      assert.equal(media.dark, scheme === 'dark', `prefers-color-scheme: ${JSON.stringify(media)}`);
+      assert.equal(media.forced, scheme === 'forced', `forced-colors: ${JSON.stringify(media)}`);
+      const form = await axe(s.tab);
+      sawInside(form, '#in-number', 'the form');
+      await pay(s, '3ds2-challenge-no-method');
+      await s.tab.waitFor(stateWhere('s.dialogOpen'), null, 'the challenge dialog');
+      const dialog = await axe(s.tab);
+      sawInside(dialog, 'iframe', 'the challenge dialog');
+      const report = [
+        formatViolations(`${s.engine.name}, ${scheme}, form`, form.violations),
+        formatViolations(`${s.engine.name}, ${scheme}, challenge dialog`, dialog.violations),
+      ]
+        .filter(Boolean)
+        .join('\n');
+      assert.equal(
+        form.violations.length + dialog.violations.length,
+        0,
+        `axe found violations:\n${report}`,
+      );
+    },
+  };
+}
