@@ -385,6 +385,15 @@ describe('by keyboard alone', () => {
       await check();
       await page.keyboard.type(text);
     }
+    // The demo offers to save the card: its box comes before Pay.
+    await page.keyboard.press('Tab');
+    await check();
+    assert.equal(
+      await page.evaluate(() =>
+        document.querySelector('pay-checkout')?.shadowRoot?.activeElement?.getAttribute('name'),
+      ),
+      'saveCard',
+    );
     await page.keyboard.press('Tab');
     assert.match((await check()).name, /^button "Pay/);
     // On through the test cards, the order panel and the logs, to the end of the page: no trap.
