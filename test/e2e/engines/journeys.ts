@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { TestCard } from '../support/shopper.js';
 import type { Stack } from '../support/stack.js';
 import { type AxeRun, axe, formatViolations } from './a11y.js';
-import type { Engine, Scheme, Tab, Target } from './drivers/tab.js';
+import type { Engine, PageScript, Scheme, Tab, Target } from './drivers/tab.js';
 import {
   BANK_PAGE,
   type ElementState,
@@ -130,6 +130,27 @@ function sawInside(run: AxeRun, what: string, where: string): void {
   );
 }
 
+/** The element's chosen saved card and its security code field, ready (no card form then). */
+const SAVED_CARD_READY: PageScript = `() => {
+  const root = document.querySelector('pay-checkout')?.shadowRoot;
+  const chosen = root?.querySelector('input[name="saved"]:checked');
+  const cvc = root?.querySelector('input[name="cvc"]');
+  return chosen && cvc && !cvc.matches(':disabled') && !root.querySelector('input[name="number"]')
+    ? chosen.closest('label').textContent.replace(/\\s+/g, ' ').trim()
+    : null;
+}`;
+
+/** The order's card reference once the backend made it (after the approval, in the background). */
+async function cardRefOf(s: Shopper, orderId: string): Promise<{ id: string; last4: string }> {
+  for (let i = 0; i < 100; i++) {
+    const { body } = await s.stack.merchantApi('GET', `/v1/orders/${orderId}`);
+    const ref = (body as { cardRef?: { id: string; last4: string } | null }).cardRef;
+    if (ref) return ref;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`order ${orderId} has no card reference`);
+}
+
 export interface Journey {
   name: string;
   /** A colour scheme other than light (the looks checks). */
@@ -237,6 +258,35 @@ export const JOURNEYS: Journey[] = [
       const attempts = (await order(s, orderId)).attempts.map((a) => [a.status, a.abandoned]);
       assert.deepEqual(attempts.at(-1), ['approved', false]);
       assert.equal(attempts.length, 2, JSON.stringify(attempts));
+    },
+  },
+  {
+    name: 'a returning shopper: saves the card with consent, then pays with it by its security code',
+    async run(s) {
+      const first = await openCheckout(s, { saveCard: 'ask' });
+      await s.tab.click({ el: { host: 'pay-checkout', css: 'input[name="saveCard"]' } });
+      await pay(s, 'approved');
+      await expectApproved(s, first);
+      const saved = await cardRefOf(s, first);
+      const card = s.card('approved');
+      assert.equal(saved.last4, card.pan.slice(-4));
+
+      const { orderId, url } = await s.shop.checkout({ savedCards: [saved.id] });
+      await s.tab.goto(url);
+      const chosen = await s.tab.waitFor<string>(SAVED_CARD_READY, null, 'the saved card, chosen');
+      assert.equal(
+        chosen,
+        `Visa •••• ${card.pan.slice(-4)}, ${card.expMonth}/${card.expYear.slice(-2)}`,
+      );
+      await s.tab.type(field('cvc'), card.cvv);
+      await s.tab.click(PAY);
+      await expectApproved(s, orderId);
+      const submit = (await events(s)).find((e) => e.type === 'pay-submit');
+      assert.deepEqual(submit?.detail, {
+        mode: 'direct',
+        brand: 'visa',
+        last4: card.pan.slice(-4),
+      });
     },
   },
   {

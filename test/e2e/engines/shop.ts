@@ -32,6 +32,10 @@ export interface CheckoutOptions {
   challenge?: ChallengeMode;
   /** The element's `locale` attribute; the page itself stays English. */
   locale?: string;
+  /** The session's `saveCard` (the merchant API's default: never). */
+  saveCard?: 'ask' | 'always' | 'never';
+  /** Card references the session offers (a returning shopper). */
+  savedCards?: string[];
 }
 
 export interface EngineShop {
@@ -174,6 +178,8 @@ export async function startEngineShop(): Promise<EngineShop> {
         description: 'Engine matrix',
         customer: SHOPPER,
         returnUrl: url,
+        ...(options.saveCard ? { saveCard: options.saveCard } : {}),
+        ...(options.savedCards ? { savedCards: options.savedCards } : {}),
       });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       sessions.set(orderId, { token: (created.body as { token: string }).token, options });
