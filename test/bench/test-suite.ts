@@ -16,7 +16,11 @@ import { isMain, writeJson } from './lib/cli.js';
 import { fmt, table } from './lib/markdown.js';
 import type { TargetRow } from './lib/targets.js';
 
-export const NPM_TEST_TARGET_S = 300;
+/**
+ * The team's decision: at most 12 minutes on the 2-core machine class, with the three-engine
+ * matrix (test/e2e/engines) in it. (It replaced the 300 s figure set before the matrix.)
+ */
+export const NPM_TEST_TARGET_S = 720;
 
 export interface SuiteResult {
   exitCode: number;
@@ -112,7 +116,7 @@ export function suiteTarget(suite: SuiteResult | undefined): TargetRow {
   return {
     figure: '`npm test`, the whole suite, wall time (§6)',
     target: `≤ ${NPM_TEST_TARGET_S} s`,
-    replaced: 'about 8 min',
+    replaced: '300 s, before the three-engine matrix',
     measured: suite
       ? `${fmt(suite.seconds)} s, ${passed.toLocaleString('en-US')} of ${tests.toLocaleString('en-US')} tests passed`
       : 'not measured',

@@ -193,7 +193,10 @@ describe('axe-core finds nothing on the demo and the backend pages, at any impac
       ] as const) {
         await page.getByRole('combobox', { name: 'Theme' }).selectOption({ label: theme });
         await page.getByRole('combobox', { name: 'Language' }).selectOption(locale);
+        // The new checkout, not the one before it: the page names the new order once it is there.
+        const before = (await page.locator('#pay-hint').textContent()) ?? '';
         await page.getByRole('button', { name: 'Go to payment' }).click();
+        await page.locator('#pay-hint').filter({ hasNotText: before }).waitFor();
         // A click waits until the field is enabled: the session is loaded, the form ready.
         await page.locator('pay-checkout input[name="number"]').click();
         // The refused form: every error shown.

@@ -56,6 +56,8 @@ export interface CheckoutSession {
   saveCard: SaveCardMode;
   /** Whether a saved card is paid with its security code. */
   savedCardCvc: SavedCardCvc;
+  /** Whether it offers saved cards (`savedCards` at creation): else there is no list to read. */
+  offersSavedCards: boolean;
   /** Its current payment attempt (the kept one once approved): an order row's id. */
   orderId: string | null;
   expiresAt: Date;
@@ -145,6 +147,7 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
     maxAttempts: toInt(row.max_attempts ?? 5, 'checkout_sessions.max_attempts'),
     saveCard: (row.save_card ?? 'never') as SaveCardMode,
     savedCardCvc: (row.saved_card_cvc ?? 'required') as SavedCardCvc,
+    offersSavedCards: row.offers_saved_cards === true,
     orderId: toStringOrNull(row.order_id),
     expiresAt: toDate(row.expires_at),
     createdAt: toDate(row.created_at),
@@ -228,9 +231,9 @@ export function createSessionRepository(q: Executor) {
         const { rows } = await tx.query(
           `insert into checkout_sessions (id, client_orderid, amount_minor, currency, intent,
              description, customer, return_url, metadata, expires_at, modes, max_attempts,
-             save_card, saved_card_cvc)
+             save_card, saved_card_cvc, offers_saved_cards)
            values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::text[], $12, $13,
-             $14)
+             $14, $15)
            returning *`,
           [
             input.id ?? randomUUID(),
@@ -248,6 +251,7 @@ export function createSessionRepository(q: Executor) {
             input.maxAttempts ?? 5,
             input.saveCard ?? 'never',
             input.savedCardCvc ?? 'required',
+            (input.savedCards?.length ?? 0) > 0,
           ],
         );
         if (!rows[0]) throw new StoreError('store-insert', 'Session insert returned no row');

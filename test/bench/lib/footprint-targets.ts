@@ -57,24 +57,24 @@ export function footprintTargets(
     },
     {
       figure: '`npm start` → `/readyz` 200, new DATA_DIR (§5)',
-      target: `≤ $READY_NEW_TARGET_Ss`,
+      target: `≤ ${READY_NEW_TARGET_S} s`,
       replaced: '9.7 s',
-      measured: fresh ? `$fmt(fresh.readyMs / 1000)s` : 'not measured',
+      measured: fresh ? `${fmt(fresh.readyMs / 1000)} s` : 'not measured',
       met: fresh ? fresh.readyMs / 1000 <= READY_NEW_TARGET_S : undefined,
     },
     {
       figure: '`npm start` → `/readyz` 200, existing DATA_DIR (§5)',
-      target: `≤ $READY_EXISTING_TARGET_Ss`,
+      target: `≤ ${READY_EXISTING_TARGET_S} s`,
       replaced: '–',
-      measured: existing ? `$fmt(existing.readyMs / 1000)s` : 'not measured',
+      measured: existing ? `${fmt(existing.readyMs / 1000)} s` : 'not measured',
       met: existing ? existing.readyMs / 1000 <= READY_EXISTING_TARGET_S : undefined,
     },
     {
       figure: 'backend alone on PostgreSQL, RSS after the 60 s load run (load test on postgres)',
-      target: `≤ $POSTGRES_RSS_TARGET_MBMB`,
+      target: `≤ ${POSTGRES_RSS_TARGET_MB} MB`,
       replaced: '159 MB',
       measured: postgresLoad
-        ? `$fmt(postgresLoad.rssAfterMiB)MiB (${fmt(mbOf(postgresLoad.rssAfterMiB))} MB)`
+        ? `${fmt(postgresLoad.rssAfterMiB)} MiB (${fmt(mbOf(postgresLoad.rssAfterMiB))} MB)`
         : 'not measured (needs `--load` and PostgreSQL)',
       met: postgresLoad ? mbOf(postgresLoad.rssAfterMiB) <= POSTGRES_RSS_TARGET_MB : undefined,
     },

@@ -8,8 +8,12 @@ import type { Context } from '../context.js';
 import { cardDetailsOrNull } from './card-details.js';
 import { savedCardView } from './views.js';
 
-export async function offeredCards(ctx: Context, sessionId: string): Promise<SavedCardView[]> {
-  const offers = await ctx.store.sessionCards.offered(sessionId);
+export async function offeredCards(
+  ctx: Context,
+  session: { id: string; offersSavedCards: boolean },
+): Promise<SavedCardView[]> {
+  if (!session.offersSavedCards) return [];
+  const offers = await ctx.store.sessionCards.offered(session.id);
   if (offers.length === 0) return [];
   const details = await Promise.all(offers.map((o) => cardDetailsOrNull(ctx, o.cardRef.id)));
   const now = new Date();

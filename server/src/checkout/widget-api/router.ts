@@ -187,7 +187,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
         payment,
         attemptsLeft(session, payment),
         ctx.config.testMode === true,
-        await offeredCards(ctx, session.id),
+        await offeredCards(ctx, session),
       ),
     );
   });
