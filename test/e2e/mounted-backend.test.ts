@@ -13,6 +13,7 @@ import { createPayCheckout, type PayCheckout } from '../../server/src/library/pa
 import { ensureWidgetBuilt, widgetBundlePath } from '../../server/src/widget-build.js';
 import {
   closeServer,
+  devMerchantAt,
   JWT_SECRET,
   listen,
   MERCHANT_API_KEY,
@@ -63,16 +64,8 @@ describe('the backend mounted at /pay of the shop’s own app, paid in Chromium'
     await ensureWidgetBuilt(ROOT);
     shop = await listen();
     sb = await startSandbox({ frameAncestors: [shop.url] });
-    const dev = sb.sandbox.devCredentials;
-    assert.ok(dev);
     pay = createPayCheckout({
-      gateway: {
-        url: sb.gatewayUrl,
-        endpointId: dev.endpointId,
-        login: dev.login,
-        controlKey: dev.controlKey,
-        privateKeyFile: dev.privateKeyFile,
-      },
+      gateway: devMerchantAt(sb, sb.gatewayUrl),
       merchantApiKey: MERCHANT_API_KEY,
       jwtSecret: JWT_SECRET,
       publicUrl: `${shop.url}/pay`,

@@ -114,16 +114,8 @@ export async function startBackend(sb: Sandbox, options: BackendOptions = {}): P
   const ownsStore = !options.store;
   const store = options.store ?? (await memoryCheckoutStore());
   const { server, url } = await listen(undefined, options.port ?? 0);
-  const dev = sb.sandbox.devCredentials;
-  if (!dev) throw new Error('the sandbox runs without its dev merchant');
   const config: CheckoutConfig = {
-    gateway: {
-      url: sb.gatewayUrl,
-      endpointId: dev.endpointId,
-      login: dev.login,
-      controlKey: dev.controlKey,
-      privateKeyFile: dev.privateKeyFile,
-    },
+    gateway: devMerchantAt(sb, sb.gatewayUrl),
     merchantApiKey: MERCHANT_API_KEY,
     jwtSecret: JWT_SECRET,
     publicUrl: url,

@@ -181,23 +181,12 @@ export class Shopper {
           if (message) assert.equal(message.type, 'method-complete');
         }
         action = await this.until(await this.methodResult(ind));
-      } else if (action.action === 'challenge') {
+      } else if (action.action === 'challenge' || action.action === '3ds1') {
         const message = await runChallenge(
           action.acsUrl,
-          { creq: action.creq },
-          options.otp ?? card.otp ?? '',
-          options.cancel,
-        );
-        assert.deepEqual(message, {
-          source: 'pay-checkout',
-          type: 'challenge-complete',
-          orderId: action.order.attemptId,
-        });
-        action = await this.until(await this.next(2));
-      } else if (action.action === '3ds1') {
-        const message = await runChallenge(
-          action.acsUrl,
-          { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
+          action.action === 'challenge'
+            ? { creq: action.creq }
+            : { PaReq: action.paReq, MD: action.md, TermUrl: action.termUrl },
           options.otp ?? card.otp ?? '',
           options.cancel,
         );

@@ -11,6 +11,7 @@ import { createPayCheckout, type PayCheckout } from '../../../server/src/library
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
 import {
   closeServer,
+  devMerchantAt,
   FAST_TIMING,
   JWT_SECRET,
   listen,
@@ -37,8 +38,6 @@ describe('createPayCheckout mounted at /pay in the shop’s Express app', () => 
 
   before(async () => {
     sb = await startSandbox();
-    const dev = sb.sandbox.devCredentials;
-    assert.ok(dev);
     shop = await listen();
     // start() takes seconds (a fresh PGlite): keep fetch's idle socket open across it.
     shop.server.keepAliveTimeout = 30_000;
@@ -46,13 +45,7 @@ describe('createPayCheckout mounted at /pay in the shop’s Express app', () => 
     base = `${shopOrigin}/pay`;
     pay = createPayCheckout(
       {
-        gateway: {
-          url: sb.gatewayUrl,
-          endpointId: dev.endpointId,
-          login: dev.login,
-          controlKey: dev.controlKey,
-          privateKeyFile: dev.privateKeyFile,
-        },
+        gateway: devMerchantAt(sb, sb.gatewayUrl),
         merchantApiKey: MERCHANT_API_KEY,
         jwtSecret: JWT_SECRET,
         publicUrl: base,

@@ -31,9 +31,14 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
     if (!session) throw notFound(`Checkout session ${sessionId}`);
     return session;
   };
-  /** The card references the session offers, most recent first. */
-  const offeredIds = async (sessionId: string): Promise<string[]> =>
-    (await ctx.store.sessionCards.offered(sessionId)).map((o) => o.cardRef.id);
+  /** The card references the session offers, most recent first (none to read for most). */
+  const offeredIds = async (session: {
+    id: string;
+    offersSavedCards: boolean;
+  }): Promise<string[]> =>
+    session.offersSavedCards
+      ? (await ctx.store.sessionCards.offered(session.id)).map((o) => o.cardRef.id)
+      : [];
 
   routes.add(
     {
@@ -124,7 +129,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           order?.attempts,
           !ctx.config.testMode,
           {
-            savedCards: await offeredIds(now.session.id),
+            savedCards: await offeredIds(now.session),
             cardRef: order ? await cardRefViewOf(ctx, order.order) : null,
           },
         ),
@@ -164,7 +169,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       }
       res.json(
         merchantSessionView(now, write.order, undefined, !ctx.config.testMode, {
-          savedCards: await offeredIds(now.id),
+          savedCards: await offeredIds(now),
         }),
       );
     },
