@@ -192,10 +192,17 @@ describe('validateCard', () => {
     });
   });
   it('checks the security code length against the brand', () => {
-    expect(cvcProblem('123', '3782 822463 10005')).to.equal('invalid');
-    expect(cvcProblem('1234', '3782 822463 10005')).to.equal(undefined);
-    expect(cvcProblem('1234', '4242 4242 4242 4242')).to.equal('invalid');
-    expect(cvcProblem('12a', '4242')).to.equal('invalid');
+    expect(cvcProblem('123', detectBrand('378282246310005'))).to.equal('invalid');
+    expect(cvcProblem('1234', detectBrand('378282246310005'))).to.equal(undefined);
+    expect(cvcProblem('1234', detectBrand('4242424242424242'))).to.equal('invalid');
+    expect(cvcProblem('12a', detectBrand('4242'))).to.equal('invalid');
+    // A brand not known (a saved card the gateway names no brand for): 3 or 4 digits.
+    expect(cvcProblem('1234', undefined)).to.equal(undefined);
+    expect(cvcProblem('123', undefined)).to.equal(undefined);
+    expect(cvcProblem('12', undefined)).to.equal('invalid');
+    // Empty: required, unless the session lets a saved card pay without one.
+    expect(cvcProblem('', detectBrand('4242'))).to.equal('required');
+    expect(cvcProblem('', detectBrand('4242'), true)).to.equal(undefined);
   });
   it('name', () => {
     expect(nameProblem('A')).to.equal('invalid');

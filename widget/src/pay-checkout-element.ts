@@ -192,6 +192,12 @@ export class PayCheckoutElement extends LitElement {
     announce: (text) => {
       this._announce = text;
     },
+    saved: () => {
+      const card = this._savedCards._card(this._info);
+      return (
+        card && { brand: brandOfSaved(card), optional: this._info?.savedCardCvc === 'optional' }
+      );
+    },
   });
 
   /** A returning shopper's saved cards and the chosen one's code (card/saved-cards.ts). */
@@ -519,7 +525,7 @@ export class PayCheckoutElement extends LitElement {
     this._announce = this._notice;
     this._busy = false;
     this._view = 'form';
-    this._card._focus(this._card._saved ? 'cvc' : 'number');
+    this._card._focus(this._card._saved() ? 'cvc' : 'number');
   }
 
   private _finish(order: OrderView): void {
@@ -619,10 +625,6 @@ export class PayCheckoutElement extends LitElement {
   private _cardChoice(busy: boolean): TemplateResult {
     const info = this._info;
     const saved = this._savedCards._card(info);
-    this._card._saved = saved && {
-      brand: brandOfSaved(saved),
-      optional: info?.savedCardCvc === 'optional',
-    };
     const form = html`${this._card._render(busy)}${
       !saved && info?.saveCard === 'ask'
         ? html`<label class="consent" part="save-card"><input type="checkbox" name="saveCard"

@@ -14,6 +14,7 @@ import {
   CARD_FIELDS,
   type CardField,
   type CardValues,
+  cvcProblem,
   type FieldProblem,
   validateCard,
 } from './validate.js';
@@ -38,6 +39,16 @@ export interface CardFormPorts {
   changed(fields: Record<CardField, boolean>, brand: Brand | undefined): void;
   /** Says `text` in the element's polite live region. */
   announce(text: string): void;
+  /**
+   * The saved card chosen, if any: the form is then its security code alone, as long as its
+   * brand says (3 or 4 digits when the brand is unknown), and may be left empty when `optional`.
+   */
+  saved(): SavedChoice | undefined;
+}
+
+export interface SavedChoice {
+  brand: Brand | undefined;
+  optional: boolean;
 }
 
 export class CardForm {
@@ -45,11 +56,6 @@ export class CardForm {
   _brand: Brand | undefined;
   /** Each field's error message, once there is one to show. */
   _errors: Partial<Record<CardField, string>> = {};
-  /**
-   * A saved card is chosen: the form is its security code alone, as long as its brand says (3 or
-   * 4 digits when the brand is unknown), and may be left empty when `optional`.
-   */
-  _saved: { brand: Brand | undefined; optional: boolean } | undefined;
   private _touched = new Set<CardField>();
   private readonly _host: ReactiveControllerHost;
   private readonly _ports: CardFormPorts;
@@ -57,6 +63,11 @@ export class CardForm {
   constructor(host: ReactiveControllerHost, ports: CardFormPorts) {
     this._host = host;
     this._ports = ports;
+  }
+
+  /** The saved card chosen (the element's list says which). */
+  _saved(): SavedChoice | undefined {
+    return this._ports.saved();
   }
 
   _input(field: CardField): HTMLInputElement | null {
@@ -87,7 +98,7 @@ export class CardForm {
 
   /** Every field checked as on Pay; the invalid ones, in the order focus visits them. */
   _check(): CardField[] {
-    const fields: readonly CardField[] = this._saved ? ['cvc'] : CARD_FIELDS;
+    const fields: readonly CardField[] = this._saved() ? ['cvc'] : CARD_FIELDS;
     for (const f of fields) this._touched.add(f);
     this._validate(fields);
     return fields.filter((f) => this._errors[f]);
@@ -95,7 +106,8 @@ export class CardForm {
 
   /** The brand the security code follows: the saved card's, else the number's. */
   private get _cvcBrand(): Brand | undefined {
-    return this._saved ? this._saved.brand : this._brand;
+    const saved = this._saved();
+    return saved ? saved.brand : this._brand;
   }
 
   /** The backend refused `field`: its message on that field, and focus there. */
@@ -117,17 +129,8 @@ export class CardForm {
   private _problems() {
     const values = this._values();
     const problems = validateCard(values, new Date(this._ports.now()));
-    const saved = this._saved;
-    if (saved) {
-      const { cvc } = values;
-      problems.cvc = !cvc
-        ? saved.optional
-          ? undefined
-          : 'required'
-        : cvc.length === cvcLength(saved.brand) || (!saved.brand && cvc.length === 4)
-          ? undefined
-          : 'invalid';
-    }
+    const saved = this._saved();
+    if (saved) problems.cvc = cvcProblem(values.cvc, saved.brand, saved.optional);
     return problems;
   }
 
@@ -163,7 +166,7 @@ export class CardForm {
       // A saved card of a brand we do not know may have either length.
       el.value = digitsOnly(el.value).slice(
         0,
-        this._saved && !this._cvcBrand ? 4 : cvcLength(this._cvcBrand),
+        this._saved() && !this._cvcBrand ? 4 : cvcLength(this._cvcBrand),
       );
     }
     // Errors update live once a field has been left once; before that we do not nag mid-typing.
@@ -231,7 +234,7 @@ export class CardForm {
       hint: t(cvcLength(this._cvcBrand) === 4 ? 'cvcHint4' : 'cvcHint3'),
     });
     return html`<fieldset ?disabled=${busy}>${
-      this._saved
+      this._saved()
         ? cvc
         : html`${this._field('number', { badge: this._brand?.name })}
       ${this._field('expiry', { hint: t('expiryHint') })}${cvc}${this._field('name')}`

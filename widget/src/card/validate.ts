@@ -1,5 +1,5 @@
 /** Whole-form validation of the card fields, returning one problem per field. */
-import { detectBrand } from '../../../contract/card/brands.js';
+import { type Brand, detectBrand } from '../../../contract/card/brands.js';
 import { luhnValid } from '../../../contract/card/luhn.js';
 import { expiryProblem } from './expiry.js';
 import { digitsOnly } from './format.js';
@@ -30,10 +30,16 @@ export function numberProblem(value: string): FieldProblem | undefined {
   return undefined;
 }
 
-/** The security code length follows the brand of the number entered (4 for Amex, else 3). */
-export function cvcProblem(cvc: string, number: string): FieldProblem | undefined {
-  if (!cvc) return 'required';
-  const brand = detectBrand(digitsOnly(number));
+/**
+ * The security code's length is its card brand's (4 for Amex, else 3), either while the brand is
+ * unknown. `optional`: a saved card the session lets pay without one.
+ */
+export function cvcProblem(
+  cvc: string,
+  brand: Brand | undefined,
+  optional = false,
+): FieldProblem | undefined {
+  if (!cvc) return optional ? undefined : 'required';
   const ok = brand ? cvc.length === brand.cvc : cvc.length === 3 || cvc.length === 4;
   return /^\d+$/.test(cvc) && ok ? undefined : 'invalid';
 }
@@ -49,7 +55,7 @@ export function validateCard(v: CardValues, now: Date): Partial<Record<CardField
   const problems: [CardField, FieldProblem | undefined][] = [
     ['number', numberProblem(v.number)],
     ['expiry', expiryProblem(v.expiry, now)],
-    ['cvc', cvcProblem(v.cvc, v.number)],
+    ['cvc', cvcProblem(v.cvc, detectBrand(digitsOnly(v.number)))],
     ['name', nameProblem(v.name)],
   ];
   for (const [field, problem] of problems) if (problem) out[field] = problem;
