@@ -32,7 +32,10 @@ export interface Timing {
   longPollMaxMs: number;
   /** Session lifetime when the merchant does not say. */
   sessionMinutes: number;
-  /** The reconciler's period, and how long an order must sit still before it asks the gateway. */
+  /**
+   * The reconciler's period, and how long an order must sit still before it asks the gateway;
+   * also how long a charge of a card reference, reserved and not answered, holds off its forget.
+   */
   reconcileEveryMs: number;
   reconcileAfterSeconds: number;
   /**

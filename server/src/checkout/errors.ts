@@ -13,8 +13,11 @@ import { GatewayError } from '../gateway/index.js';
 import { controlCharacterPath, illFormedTextPath } from './control-characters.js';
 import type { Logger } from './logger.js';
 
-/** The widget API's codes (the contract), and the merchant API's one more: a reused key. */
-export type HttpErrorCode = WidgetApiErrorCode | 'idempotency-conflict';
+/**
+ * The widget API's codes (the contract), and the merchant API's own: a reused key, and a card
+ * reference you forgot named by a route that would charge it (409, `field` names it).
+ */
+export type HttpErrorCode = WidgetApiErrorCode | 'idempotency-conflict' | 'card-ref-forgotten';
 
 export class HttpError extends PayCheckoutError {
   readonly status: number;

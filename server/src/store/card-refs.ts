@@ -2,7 +2,7 @@
  * Card references this backend made: one per approved order at most (the shopper agreed to save
  * its card, or the merchant asked for one), with what may be shown of the card (brand, last
  * four). The expiry and the holder's name stay at the gateway (get-card-info), never here. The
- * merchant may forget one: it is offered to shoppers no more.
+ * merchant may forget one: it is offered to shoppers, and charged through this backend, no more.
  */
 import { mapOrder, type Order } from './orders.js';
 import { type Executor, toDate, toDateOrNull, toInt, toStringOrNull } from './sql.js';
@@ -18,7 +18,7 @@ export interface StoredCardRef {
   brand: string;
   last4: string | null;
   createdAt: Date;
-  /** When the merchant forgot it (it is offered no more), else null. */
+  /** When the merchant forgot it (it is offered and charged no more), else null. */
   forgottenAt: Date | null;
 }
 
@@ -88,6 +88,12 @@ export function createCardRefRepository(q: Executor) {
 
     /** The reference, its row locked until the caller's transaction ends (forget vs offers). */
     lock: (id: string) => one('select * from card_refs where id = $1 for update', [id]),
+
+    /**
+     * The reference, its row share-locked until the caller's transaction ends: a charge reserved
+     * in that transaction and a forget (which locks the row for update) are serialised.
+     */
+    lockShared: (id: string) => one('select * from card_refs where id = $1 for share', [id]),
 
     /** Forgotten now, once: `null` when it was forgotten already (or is not held). */
     markForgotten: (id: string) =>

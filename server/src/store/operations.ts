@@ -68,6 +68,8 @@ export interface NewMerchantOperation {
   currency?: string | null;
   status?: string;
   data?: JsonObject;
+  /** The card reference it charges (a rebill, a recurring payment, a transfer), if any. */
+  cardRefId?: string | null;
 }
 
 export interface OperationPatch {
@@ -118,8 +120,8 @@ export function createOperationRepository(q: Executor) {
       }
       const created = await one(
         `insert into merchant_operations (id, kind, client_id, gateway_orderid, gateway_ref,
-           amount_minor, currency, status, data)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb) returning *`,
+           amount_minor, currency, status, data, card_ref_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) returning *`,
         [
           input.id ?? randomUUID(),
           input.kind,
@@ -130,6 +132,7 @@ export function createOperationRepository(q: Executor) {
           input.currency ?? null,
           input.status ?? 'new',
           json(sanitizeRecord(input.data ?? {})),
+          input.cardRefId ?? null,
         ],
       );
       if (!created) throw new StoreError('store-insert', 'Operation insert returned no row');
@@ -148,6 +151,22 @@ export function createOperationRepository(q: Executor) {
         `select * from merchant_operations
          where gateway_orderid = $1 and status = any($2::text[]) order by seq`,
         [gatewayOrderId, [...PENDING_OPERATION_STATUSES]],
+      );
+      return rows.map(mapOperation);
+    },
+
+    /**
+     * The charges of this card reference reserved within the last `withinSeconds` and not yet
+     * answered (`new`): their request may be on its way to the gateway. Older ones were reserved by
+     * a request that never finished (its instance died), and can no longer be sent.
+     */
+    async chargesBeingSent(cardRefId: string, withinSeconds: number): Promise<MerchantOperation[]> {
+      const { rows } = await q.query(
+        `select * from merchant_operations
+          where card_ref_id = $1 and status = 'new'
+            and created_at > now() - make_interval(secs => $2)
+          order by seq`,
+        [cardRefId, withinSeconds],
       );
       return rows.map(mapOperation);
     },

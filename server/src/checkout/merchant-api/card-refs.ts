@@ -129,7 +129,7 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
       path: '/card-refs/:cardRefId/forget',
       operationId: 'forgetCardRef',
       summary:
-        'Forget a card reference this backend made: no checkout session offers it from then on (the gateway keeps the token; the spec has no call to delete one). Forgetting it again answers it as it is.',
+        'Forget a card reference this backend made: from then on no checkout session offers it, and every route that charges a card reference (rebills, recurring payments, transfers) refuses it with 409 `card-ref-forgotten`, sending nothing (the gateway keeps the token; the spec has no call to delete one). Forgetting it again answers it as it is.',
       tag: 'Card references',
       params: CARD_REF_PARAM,
       body: EmptyBody,
@@ -138,7 +138,7 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
         404: { description: 'Not a card reference this backend made', schema: ErrorResponse },
         409: {
           description:
-            'A checkout session that may still be paid (open and not expired, or paying) offers it: expire it, or forget the card once it has ended',
+            'A checkout session that may still be paid (open and not expired, or paying) offers it: expire it, or forget the card once it has ended. Or a rebill, recurring payment or transfer of it, asked before, is being sent: forget it once the gateway has answered (`Retry-After`)',
           schema: ErrorResponse,
         },
       },

@@ -15,6 +15,7 @@ import { finalizeOperation, markAnswerLost } from '../operations-status.js';
 import { followUntilFinal, pollOperation } from '../payments/follow-operation.js';
 import { isFinalStatus } from '../payments/next-action.js';
 import { logRefusedUrl } from '../payments/refused-url.js';
+import { type ChargedCardRef, reserveCharge } from '../saved-cards/charge-guard.js';
 import { isUniqueViolation } from './sessions.js';
 
 export interface OperationInput {
@@ -23,6 +24,12 @@ export interface OperationInput {
   amountMinor?: number;
   currency?: string;
   data?: Record<string, unknown>;
+  /**
+   * The card reference it charges (a rebill, a recurring payment, a transfer): refused before
+   * anything is recorded or sent when this backend holds it and it was forgotten
+   * (saved-cards/charge-guard.ts).
+   */
+  cardRef?: ChargedCardRef;
 }
 
 export interface RunOptions {
@@ -50,13 +57,16 @@ export async function runOperation(
   const { follow = true, statusAfterCall = 'processing', lostAnswer = 'answer' } = options;
   let operation: MerchantOperation;
   try {
-    operation = await ctx.store.operations.create({
+    const record = {
       kind: input.kind,
       clientId: input.clientId,
       amountMinor: input.amountMinor ?? null,
       currency: input.currency ?? null,
       data: { orderId: input.clientId, ...input.data },
-    });
+    };
+    operation = input.cardRef
+      ? await reserveCharge(ctx, record, input.cardRef)
+      : await ctx.store.operations.create(record);
   } catch (error) {
     // The unique key on (kind, client id) is the check: two requests racing cannot both pass it.
     if (isUniqueViolation(error)) {

@@ -24,7 +24,11 @@ export function rebillRoutes(ctx: Context, routes: RouteTable): void {
             'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
           schema: Operation,
         },
-        409: { description: 'orderId already used', schema: ErrorResponse },
+        409: {
+          description:
+            'orderId already used; or `card-ref-forgotten` (field `cardRefId`): you forgot this card reference, so it is charged no more, and nothing was sent',
+          schema: ErrorResponse,
+        },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
@@ -37,6 +41,7 @@ export function rebillRoutes(ctx: Context, routes: RouteTable): void {
           amountMinor: toMinorUnits(body.amount, body.currency),
           currency: body.currency,
           data: { cardRefId: body.cardRefId },
+          cardRef: { id: body.cardRefId, field: 'cardRefId' },
         },
         () =>
           ctx.gateway.makeRebill({

@@ -21,6 +21,11 @@ export function recurringRoutes(ctx: Context, routes: RouteTable): void {
           description: 'Created; `gatewayRef` is the recurring payment id',
           schema: Operation,
         },
+        409: {
+          description:
+            'orderId already used; or `card-ref-forgotten` (field `cardRefId`): you forgot this card reference, so it is charged no more, and nothing was sent',
+          schema: ErrorResponse,
+        },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
@@ -33,6 +38,7 @@ export function recurringRoutes(ctx: Context, routes: RouteTable): void {
           amountMinor: toMinorUnits(body.amount, body.currency),
           currency: body.currency,
           data: { period: body.period, interval: body.interval },
+          cardRef: { id: body.cardRefId, field: 'cardRefId' },
         },
         () =>
           ctx.gateway.createRecurringPayment({

@@ -267,7 +267,8 @@ export const OrderCardRef = z
     last4: z.string().nullable(),
     createdAt: z.iso.datetime(),
     forgotten: z.boolean().meta({
-      description: 'You forgot it (`POST /v1/card-refs/{cardRefId}/forget`): no session offers it.',
+      description:
+        'You forgot it (`POST /v1/card-refs/{cardRefId}/forget`): no session offers it, and a rebill, recurring payment or transfer that names it is refused (409 `card-ref-forgotten`).',
     }),
     expMonth: z.string().nullable().optional(),
     expYear: z.string().nullable().optional(),
@@ -446,7 +447,10 @@ export const CardInfo = z.object({
     description:
       "The merchant's order id this backend made it from; null for a reference it did not make (sessions cannot offer those).",
   }),
-  forgotten: z.boolean().meta({ description: 'You forgot it: no session offers it any more.' }),
+  forgotten: z.boolean().meta({
+    description:
+      'You forgot it: no session offers it any more, and a rebill, recurring payment or transfer that names it is refused (409 `card-ref-forgotten`).',
+  }),
 });
 
 export const CreateRebillBody = z

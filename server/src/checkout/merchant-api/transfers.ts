@@ -22,6 +22,11 @@ export function transferRoutes(ctx: Context, routes: RouteTable): void {
             'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
           schema: Operation,
         },
+        409: {
+          description:
+            'orderId already used; or `card-ref-forgotten` (field `sourceCardRefId`): you forgot this card reference, so it is charged no more, and nothing was sent',
+          schema: ErrorResponse,
+        },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
@@ -34,6 +39,7 @@ export function transferRoutes(ctx: Context, routes: RouteTable): void {
           amountMinor: toMinorUnits(body.amount, body.currency),
           currency: body.currency,
           data: { destination: `****${body.destinationCardNumber.slice(-4)}` },
+          cardRef: { id: body.sourceCardRefId, field: 'sourceCardRefId' },
         },
         () =>
           ctx.gateway.transferByRef({
