@@ -33,7 +33,25 @@ function widgetStatus(order: Order): OrderStatus {
   return status;
 }
 
-/** The order as the widget sees it: `attemptsLeft` after this attempt (attempts.ts). */
+/**
+ * The gateway's words on the attempt as the browser may have them. An attempt charged with a saved
+ * card sends none of its text (`reason`): a gateway refusing one may name the card reference (the
+ * sandbox says "cardrefid: <id> is not a card reference of this endpoint"), and the browser only
+ * ever sees a session's opaque handles (docs/security.md). Its `errorCode` is sent unless it holds
+ * the reference. The merchant API, the webhooks and the gateway history keep both as the gateway
+ * sent them.
+ */
+function gatewayWordsForBrowser(order: Order): Pick<OrderView, 'reason' | 'errorCode'> {
+  const ref = order.savedCardRef?.toLowerCase();
+  const reason = ref ? null : order.reason;
+  const errorCode = ref && order.errorCode?.toLowerCase().includes(ref) ? null : order.errorCode;
+  return { ...(reason ? { reason } : {}), ...(errorCode ? { errorCode } : {}) };
+}
+
+/**
+ * The order as the widget sees it: `attemptsLeft` after this attempt (attempts.ts). Every widget
+ * answer that shows an order (the session read, each next action) is built here.
+ */
 export function orderView(order: Order, attemptsLeft = 0): OrderView {
   return {
     orderId: order.merchantOrderId,
@@ -49,8 +67,7 @@ export function orderView(order: Order, attemptsLeft = 0): OrderView {
     ...(order.cardBrand && order.cardLast4
       ? { card: { brand: order.cardBrand, last4: order.cardLast4, masked: order.cardMasked ?? '' } }
       : {}),
-    ...(order.reason ? { reason: order.reason } : {}),
-    ...(order.errorCode ? { errorCode: order.errorCode } : {}),
+    ...gatewayWordsForBrowser(order),
     ...(order.abandonedAt ? { abandoned: true } : {}),
   };
 }

@@ -5,6 +5,7 @@
  * one gateway read each per five minutes serves every shopper's reads of it. Concurrent askers of
  * one reference share one request; a failed request is not remembered.
  */
+import { createHmac } from 'node:crypto';
 import { type Context, inScope, instanceMap } from '../context.js';
 
 export interface CardDetails {
@@ -87,7 +88,33 @@ export function cardDetails(ctx: Context, cardRefId: string): Promise<CardDetail
   return details;
 }
 
-/** The details, or null when the gateway cannot tell now (logged). */
+/**
+ * A card reference as a log line names it, when the line needs to name one: `ref-` and the first
+ * 12 hex digits of HMAC-SHA256(JWT_SECRET, "card-ref-log:" + id). The same on every instance that
+ * shares the secret, so one reference's lines can be found (compute its tag); not reversible
+ * without the secret, even for a gateway whose ids are small numbers. Logs travel further than the
+ * store (collectors, tickets), and a reference id is what charges a card (docs/security.md).
+ */
+export function cardRefTag(ctx: Context, cardRefId: string): string {
+  const mac = createHmac('sha256', ctx.config.jwtSecret).update(`card-ref-log:${cardRefId}`);
+  return `ref-${mac.digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * `error` as a log line may carry it: a gateway's message may name the reference (the sandbox's
+ * refusal does, "cardrefid: <id> is not ..."), which becomes its tag. Anything else as it is.
+ */
+export function withoutCardRef(ctx: Context, error: unknown, cardRefId: string): unknown {
+  if (!(error instanceof Error) || cardRefId === '') return error;
+  const tag = cardRefTag(ctx, cardRefId);
+  const copy = new Error(error.message.replaceAll(cardRefId, tag));
+  copy.name = error.name;
+  copy.stack = error.stack?.replaceAll(cardRefId, tag);
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? Object.assign(copy, { code }) : copy;
+}
+
+/** The details, or null when the gateway cannot tell now (logged, naming the reference's tag). */
 export async function cardDetailsOrNull(
   ctx: Context,
   cardRefId: string,
@@ -95,7 +122,10 @@ export async function cardDetailsOrNull(
   try {
     return await cardDetails(ctx, cardRefId);
   } catch (error) {
-    ctx.logger.warn({ err: error, cardRefId }, 'get-card-info failed; the card is shown without');
+    ctx.logger.warn(
+      { err: withoutCardRef(ctx, error, cardRefId), cardRef: cardRefTag(ctx, cardRefId) },
+      'get-card-info failed; the card is shown without',
+    );
     return null;
   }
 }

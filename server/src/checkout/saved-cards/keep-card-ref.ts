@@ -24,7 +24,7 @@ import { followUntilFinal } from '../payments/follow-operation.js';
 import { isFinalStatus } from '../payments/next-action.js';
 import { merchantOrderView } from '../payments/views.js';
 import { enqueueEvent } from '../webhooks.js';
-import { cardDetailsOrNull } from './card-details.js';
+import { cardDetailsOrNull, cardRefTag } from './card-details.js';
 import { cardRefSummary } from './views.js';
 
 export interface KeptCardRef {
@@ -140,14 +140,13 @@ async function register(ctx: Context, order: Order, cardRefId: string): Promise<
     // The reference or the order is taken by another row: a gateway that answered one
     // reference for two orders. Nothing is kept twice; a person should look.
     ctx.logger.error(
-      { orderId: order.id, cardRefId },
+      { orderId: order.id, cardRef: cardRefTag(ctx, cardRefId) },
       'the gateway named a card reference this backend keeps for another order',
     );
     throw new HttpError(502, 'gateway', 'The gateway named a card reference of another order');
   }
-  if (kept.won) {
-    ctx.logger.info({ orderId: order.id, cardRefId }, 'card reference kept');
-  }
+  // The order names it: the reference is its card_refs row (and the merchant's order view).
+  if (kept.won) ctx.logger.info({ orderId: order.id }, 'card reference kept');
   return kept.cardRef;
 }
 
