@@ -51,22 +51,28 @@ export function createCardRefRepository(q: Executor) {
   return {
     /**
      * Keeps a reference once: `won` for the caller whose insert made the row (it announces it);
-     * every other caller, for the same reference or the same order, gets the row as it stands.
+     * every other caller for the same order gets the order's row as it stands. A reference kept
+     * for another order is a conflict, never that order's row: `cardRef` null and `heldBy` the
+     * order row that keeps it (a gateway that named one reference for two orders).
      */
-    async register(input: NewCardRef): Promise<{ won: boolean; cardRef: StoredCardRef | null }> {
+    async register(
+      input: NewCardRef,
+    ): Promise<{ won: boolean; cardRef: StoredCardRef | null; heldBy?: string }> {
       const made = await one(
         `insert into card_refs (id, order_id, brand, last4) values ($1, $2, $3, $4)
          on conflict do nothing returning *`,
         [input.id, input.orderId, input.brand, input.last4],
       );
       if (made) return { won: true, cardRef: made };
-      return {
-        won: false,
-        cardRef: await one('select * from card_refs where id = $1 or order_id = $2 limit 1', [
-          input.id,
-          input.orderId,
-        ]),
-      };
+      const found = await one(
+        `select * from card_refs where id = $1 or order_id = $2
+          order by (order_id = $2) desc limit 1`,
+        [input.id, input.orderId],
+      );
+      if (found && found.orderId !== input.orderId) {
+        return { won: false, cardRef: null, heldBy: found.orderId };
+      }
+      return { won: false, cardRef: found };
     },
 
     get,

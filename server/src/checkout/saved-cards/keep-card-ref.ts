@@ -34,7 +34,12 @@ export interface KeptCardRef {
   cardRef: StoredCardRef | null;
 }
 
-/** Asks the status of the card-ref transaction once; keeps `card-ref-id` when it is there. */
+/**
+ * Asks the status of the card-ref transaction once; keeps `card-ref-id` when it is there. Without
+ * create-card-ref's own order id (its answer was lost) that is the status of the order's payment,
+ * which for an attempt charged with a saved card names the reference it charged: that one is never
+ * taken for the new one (the order's own reference comes, if at all, as another id).
+ */
 async function pollCardRef(
   ctx: Context,
   operation: MerchantOperation,
@@ -47,7 +52,7 @@ async function pollCardRef(
         orderid: operation.gatewayOrderId ?? (order.gatewayOrderId as string),
       }),
     );
-    if (status.cardRefId) {
+    if (status.cardRefId && status.cardRefId !== order.savedCardRef) {
       const moved = await ctx.store.operations.transition(operation.id, {
         from: [operation.status],
         to: 'approved',
@@ -137,10 +142,11 @@ async function register(ctx: Context, order: Order, cardRefId: string): Promise<
     return write;
   });
   if (!kept.cardRef) {
-    // The reference or the order is taken by another row: a gateway that answered one
-    // reference for two orders. Nothing is kept twice; a person should look.
+    // The reference is another order's: a gateway that answered one reference for two orders
+    // (or named the one this order was charged with). Nothing is kept twice, and the other
+    // order's reference is never answered as this one's; a person should look.
     ctx.logger.error(
-      { orderId: order.id, cardRef: cardRefTag(ctx, cardRefId) },
+      { orderId: order.id, heldBy: kept.heldBy, cardRef: cardRefTag(ctx, cardRefId) },
       'the gateway named a card reference this backend keeps for another order',
     );
     throw new HttpError(502, 'gateway', 'The gateway named a card reference of another order');
