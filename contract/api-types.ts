@@ -133,7 +133,10 @@ export interface OrderView {
   /** Never the full number: brand, last four, and `masked` (at most first six + last four, at
    * least six digits hidden: `400000******0002`, `50******0009`). */
   card?: { brand: string; last4: string; masked: string };
-  /** The gateway's reason for a decline or error, when it gave one. */
+  /**
+   * The gateway's reason for a decline or error, when it gave one; never for an attempt paid with
+   * a saved card, whose gateway text may name the card reference (the merchant API has it).
+   */
   reason?: string;
   errorCode?: string;
   /** The shopper left this attempt's bank page: the session takes another attempt meanwhile. */

@@ -21,6 +21,7 @@ import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
 import { gatewayPageUrl } from '../gateway-page/url.js';
 import type { BrowserRequestFacts } from '../request-facts.js';
+import { withoutCardRef } from '../saved-cards/card-details.js';
 import { claimSession } from '../session-life.js';
 import { finalizeOrder, returnUrlOf } from './apply-status.js';
 import { attemptsExhausted } from './attempts.js';
@@ -139,7 +140,12 @@ export async function startPayment(
   } catch (error) {
     const outcome = outcomeOfFailure(error);
     ctx.logger.warn(
-      { err: error, orderId: order.id, outcome: outcome.status },
+      {
+        // A refused saved card's gateway message may name its reference: logged by its tag.
+        err: order.savedCardRef ? withoutCardRef(ctx, error, order.savedCardRef) : error,
+        orderId: order.id,
+        outcome: outcome.status,
+      },
       'payment request failed',
     );
     if (outcome.status === 'error') {

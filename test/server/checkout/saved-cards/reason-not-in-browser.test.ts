@@ -70,6 +70,15 @@ describe('a card reference id is not shown to the browser or written to the logs
     // What the element's pay-declined carries: no gateway text, the code that picks its message.
     assert.equal(paid.body.order.reason, undefined);
     assert.equal(paid.body.order.errorCode, 'unknown-card-ref');
+    // The refusal's log line: the gateway's code and words, the reference in them by its tag.
+    const tag = `ref-${createHmac('sha256', JWT_SECRET).update(`card-ref-log:${ref}`).digest('hex').slice(0, 12)}`;
+    const failed = be.logs.filter((line) => line.includes('"payment request failed"'));
+    assert.ok(failed.length > 0, be.logs.join('\n'));
+    for (const line of failed) {
+      assert.ok(!line.includes(ref), line);
+      assert.ok(line.includes(`cardrefid: ${tag} is not a card reference`), line);
+      assert.ok(line.includes('error-code unknown-card-ref'), line);
+    }
 
     const next = await shopper.call('GET', '/next?wait=0');
     assert.equal(next.status, 200, JSON.stringify(next.body));
