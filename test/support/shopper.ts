@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { NextAction, ReturnMessage } from '../../contract/api-types.js';
 import { TEST_CARDS } from '../../server/src/sandbox/test-cards.js';
 import { BROWSER, CUSTOMER } from './fixtures.js';
-import { MERCHANT_API_KEY, MERCHANT_ORIGIN } from './harness.js';
+import { type Backend, MERCHANT_API_KEY, MERCHANT_ORIGIN } from './harness.js';
 
 export { BROWSER, CUSTOMER };
 
@@ -54,6 +54,28 @@ export async function createSession(
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return { id: res.body.id, token: res.body.token, orderId };
+}
+
+/**
+ * A card reference the backend keeps: a sale of the test card of `scenario` in a session that
+ * saves always, approved, then its card_refs row (made once the approval is final). `orderRowId`:
+ * the order row it was made from.
+ */
+export async function savedCard(
+  be: Backend,
+  scenario = 'approved',
+): Promise<{ ref: string; orderRowId: string }> {
+  const session = await createSession(be.url, { saveCard: 'always' });
+  const final = await new Shopper(be.url, session.token).complete(testCard(scenario));
+  assert.equal(final.order.status, 'approved');
+  const row = await be.store.orders.getByClientOrderId(session.orderId);
+  assert.ok(row);
+  for (let tries = 0; tries < 100; tries++) {
+    const kept = await be.store.cardRefs.ofOrder(row.id);
+    if (kept) return { ref: kept.id, orderRowId: row.id };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail('the card was not kept');
 }
 
 export interface Card {

@@ -16,7 +16,13 @@ import {
   startBackend,
   withSandboxAndBackend,
 } from '../../support/harness.js';
-import { testCard as card, createSession, merchant, Shopper } from '../../support/shopper.js';
+import {
+  testCard as card,
+  createSession,
+  merchant,
+  Shopper,
+  savedCard,
+} from '../../support/shopper.js';
 
 describe('paying with a saved card', () => {
   let sb: Sandbox;
@@ -24,21 +30,6 @@ describe('paying with a saved card', () => {
   withSandboxAndBackend((started) => {
     ({ sb, be } = started);
   });
-
-  /** A card reference the backend keeps, made from a sale of the card of `scenario`. */
-  async function savedCard(scenario: string) {
-    const session = await createSession(be.url, { saveCard: 'always' });
-    const final = await new Shopper(be.url, session.token).complete(card(scenario));
-    assert.equal(final.order.status, 'approved');
-    const row = await be.store.orders.getByClientOrderId(session.orderId);
-    assert.ok(row);
-    for (let tries = 0; tries < 100; tries++) {
-      const kept = await be.store.cardRefs.ofOrder(row.id);
-      if (kept) return kept.id;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.fail('the card was not kept');
-  }
 
   /** A session offering `refs`, its shopper, and the cards its element is shown. */
   async function offering(
@@ -64,8 +55,8 @@ describe('paying with a saved card', () => {
   let approvedRef: string;
   let challengeRef: string;
   before(async () => {
-    approvedRef = await savedCard('approved');
-    challengeRef = await savedCard('saved-card-challenge');
+    approvedRef = (await savedCard(be)).ref;
+    challengeRef = (await savedCard(be, 'saved-card-challenge')).ref;
   });
 
   it('the element is shown the offered cards, most recent first, under handles: never a card reference', async () => {
@@ -205,8 +196,30 @@ describe('paying with a saved card', () => {
     assert.equal((await shopper.call('GET', '/session')).body.state, 'open');
   });
 
+  it('a card the gateway describes without an expiry is not shown, and the backend says so in its log', async () => {
+    const { ref } = await savedCard(be);
+    const shown = (await offering([ref])).view.savedCards;
+    assert.equal(shown.length, 1);
+    await sb.sandbox.store.db.query(
+      `update sandbox_card_refs set data = jsonb_set(data, '{expMonth}', '""') where id = $1`,
+      [ref],
+    );
+    // Another instance, which has not read it yet, asks the gateway.
+    const other = await startBackend(sb, { store: be.store });
+    try {
+      const { session, view } = await offering([ref], {}, other);
+      assert.deepEqual(view.savedCards, []);
+      const lines = other.logs.filter((line) => line.includes('saved card not shown'));
+      assert.equal(lines.length, 1, other.logs.join('\n'));
+      assert.ok(lines[0]?.includes(`"sessionId":"${session.id}"`), lines[0]);
+      assert.ok(!lines[0]?.includes(ref), lines[0]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('an expired card is shown as such and refused: 409 saved-card-expired, nothing claimed', async () => {
-    const expiredRef = await savedCard('approved');
+    const expiredRef = (await savedCard(be)).ref;
     // The gateway now says it expired; another instance, which has not read it yet, asks.
     await sb.sandbox.store.db.query(
       `update sandbox_card_refs set data = jsonb_set(data, '{expYear}', '"2020"') where id = $1`,

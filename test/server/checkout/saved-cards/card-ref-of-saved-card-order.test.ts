@@ -15,7 +15,13 @@ import {
   startBackend,
   withSandboxAndBackend,
 } from '../../../support/harness.js';
-import { testCard as card, createSession, merchant, Shopper } from '../../../support/shopper.js';
+import {
+  testCard as card,
+  createSession,
+  merchant,
+  Shopper,
+  savedCard,
+} from '../../../support/shopper.js';
 
 describe('the card reference of an order paid with a saved card', () => {
   let sb: Sandbox;
@@ -27,21 +33,6 @@ describe('the card reference of an order paid with a saved card', () => {
     },
     { timing: { operationFollowMs: 500 } },
   );
-
-  /** A card reference the backend keeps (a sale saving always), and its order row's id. */
-  async function keptCard(): Promise<{ ref: string; orderRowId: string }> {
-    const session = await createSession(be.url, { saveCard: 'always' });
-    const final = await new Shopper(be.url, session.token).complete(card('approved'));
-    assert.equal(final.order.status, 'approved');
-    const row = await be.store.orders.getByClientOrderId(session.orderId);
-    assert.ok(row);
-    for (let tries = 0; tries < 100; tries++) {
-      const kept = await be.store.cardRefs.ofOrder(row.id);
-      if (kept) return { ref: kept.id, orderRowId: row.id };
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.fail('the card was not kept');
-  }
 
   /** The merchant's order id of an approved payment with the saved card `ref`. */
   async function paidWith(ref: string, instance: Backend = be): Promise<string> {
@@ -63,7 +54,7 @@ describe('the card reference of an order paid with a saved card', () => {
   }
 
   it('a lost create-card-ref answer: the charged reference is not taken from the status; the one the gateway made is', async () => {
-    const { ref, orderRowId } = await keptCard();
+    const { ref, orderRowId } = await savedCard(be);
 
     // create-card-ref answered 500 before the gateway did anything: no reference was made.
     const orderId = await paidWith(ref);
@@ -99,7 +90,7 @@ describe('the card reference of an order paid with a saved card', () => {
   });
 
   it('a gateway that names a reference kept for another order: 502 and logged, never that order’s reference', async () => {
-    const { ref, orderRowId } = await keptCard();
+    const { ref, orderRowId } = await savedCard(be);
     // create-card-ref answers the reference the order was charged with (as a gateway that hands
     // back one reference per card would).
     const chargedRef: FetchLike = async (url, init) => {

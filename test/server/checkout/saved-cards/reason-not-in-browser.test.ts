@@ -17,7 +17,7 @@ import {
   startBackend,
   withSandboxAndBackend,
 } from '../../../support/harness.js';
-import { testCard as card, createSession, merchant, Shopper } from '../../../support/shopper.js';
+import { createSession, merchant, Shopper, savedCard } from '../../../support/shopper.js';
 
 describe('a card reference id is not shown to the browser or written to the logs', () => {
   let sb: Sandbox;
@@ -25,21 +25,6 @@ describe('a card reference id is not shown to the browser or written to the logs
   withSandboxAndBackend((started) => {
     ({ sb, be } = started);
   });
-
-  /** A card reference the backend keeps (a sale saving always), and its order row's id. */
-  async function keptCard(): Promise<{ ref: string; orderRowId: string }> {
-    const session = await createSession(be.url, { saveCard: 'always' });
-    const final = await new Shopper(be.url, session.token).complete(card('approved'));
-    assert.equal(final.order.status, 'approved');
-    const row = await be.store.orders.getByClientOrderId(session.orderId);
-    assert.ok(row);
-    for (let tries = 0; tries < 100; tries++) {
-      const kept = await be.store.cardRefs.ofOrder(row.id);
-      if (kept) return { ref: kept.id, orderRowId: row.id };
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    assert.fail('the card was not kept');
-  }
 
   /** The gateway no longer takes `ref` from this endpoint: it refuses it by name. */
   async function moveToAnotherEndpoint(ref: string): Promise<void> {
@@ -53,7 +38,7 @@ describe('a card reference id is not shown to the browser or written to the logs
   const names = (value: unknown, ref: string) => JSON.stringify(value).includes(ref);
 
   it('a refused saved-card charge: the widget answers show no gateway text naming it; the merchant API keeps it', async () => {
-    const { ref } = await keptCard();
+    const { ref } = await savedCard(be);
     const session = await createSession(be.url, { savedCards: [ref] });
     const shopper = new Shopper(be.url, session.token);
     const read = await shopper.call('GET', '/session'); // get-card-info answered: remembered
@@ -103,7 +88,7 @@ describe('a card reference id is not shown to the browser or written to the logs
   });
 
   it('log lines name the order, or the reference by its keyed tag, never its id', async () => {
-    const { ref, orderRowId } = await keptCard();
+    const { ref, orderRowId } = await savedCard(be);
     const tag = `ref-${createHmac('sha256', JWT_SECRET).update(`card-ref-log:${ref}`).digest('hex').slice(0, 12)}`;
     const kept = be.logs.filter((line) => line.includes('"card reference kept"'));
     const ofThisOrder = kept.filter((line) => line.includes(orderRowId));
