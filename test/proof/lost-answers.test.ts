@@ -182,7 +182,7 @@ describe('lost answers of money operations', () => {
       [{ status: 'approved', note: '   ' }, 'note'],
       [{ status: 'approved', note: 'checked\u0000' }, 'note'],
       [{ status: 'error', note: 'checked' }, 'status'],
-      [{ status: 'declined', note: 'checked', amount: '2.00' }, 'body'],
+      [{ status: 'declined', note: 'checked', amount: '2.00' }, 'amount'],
     ] as const) {
       const bad = await resolve(neverSent, body);
       assert.equal(bad.status, 400, JSON.stringify(bad.body));

@@ -60,12 +60,19 @@ export function fromZodError(error: z.ZodError, prefix = ''): HttpError {
   const issue = error.issues[0];
   // A key is named in the field's path and in zod's messages: never echo one holding a card number.
   const segment = (key: PropertyKey) => (holdsCardNumber(String(key)) ? '(a key)' : String(key));
-  const path = issue?.path.map(segment).join('.') ?? '';
-  const field = [prefix, path].filter(Boolean).join('.') || prefix || 'body';
+  const segments = issue?.path.map(segment) ?? [];
+  // A key the request does not take is the field to name (its first, unless it looks like a card
+  // number: then the object that holds it, and the key not shown).
+  const unknownKeys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
+  const unknownKey = unknownKeys[0];
+  const named = unknownKey !== undefined && !unknownKeys.some(holdsCardNumber);
+  if (named) segments.push(unknownKey);
+  const field = [prefix, ...segments].filter(Boolean).join('.') || 'body';
   let message = issue ? `${field}: ${issue.message}` : `${field} is invalid`;
   if (issue?.code === 'invalid_key')
     message = `${field}: the key ${issue.issues[0]?.message ?? 'is invalid'}`;
-  if (issue?.code === 'unrecognized_keys' && issue.keys.some(holdsCardNumber))
+  if (named) message = `${field}: is not a field of this request`;
+  else if (unknownKey !== undefined)
     message = `${field}: holds a key that is not a field (not shown: it looks like a card number)`;
   return badRequest(field, message);
 }

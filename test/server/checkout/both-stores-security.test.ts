@@ -165,7 +165,8 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_security')] as T
         amount: '0.01',
       });
       assert.equal(tamper.status, 400);
-      assert.equal(tamper.body.error.field, 'body');
+      assert.equal(tamper.body.error.field, 'amount');
+      assert.equal(tamper.body.error.message, 'amount: is not a field of this request');
       const big = await fetch(`${be.url}/widget/pay`, {
         method: 'POST',
         headers: {
