@@ -5,6 +5,7 @@
  * data: `data` is sanitised like the history). Status changes are compare-and-set.
  */
 import { randomUUID } from 'node:crypto';
+import { claimsClientOrderId, createClientOrderIdRepository } from './client-order-ids.js';
 import { StoreError } from './errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
@@ -12,6 +13,7 @@ import {
   assertMinor,
   assignments,
   type Executor,
+  inTransaction,
   json,
   toDate,
   toInt,
@@ -42,7 +44,10 @@ export type MoneyOperationKind = (typeof MONEY_OPERATION_KINDS)[number];
 export interface MerchantOperation {
   id: string;
   kind: MerchantOperationKind;
-  /** The merchant's id for it (`client_orderid`), unique per kind. */
+  /**
+   * The merchant's id for it (`client_orderid`), unique per kind; a kind that sends it as a fresh
+   * client_orderid holds it in the one namespace of client-order-ids.ts.
+   */
   clientId: string;
   /** The gateway's `orderid` of the transaction, when one. */
   gatewayOrderId: string | null;
@@ -112,31 +117,44 @@ export function createOperationRepository(q: Executor) {
     return rows[0] ? mapOperation(rows[0]) : null;
   };
   const get = (id: string) => one('select * from merchant_operations where id = $1', [id]);
+  const insert = async (tx: Executor, id: string, input: NewMerchantOperation) => {
+    const { rows } = await tx.query(
+      `insert into merchant_operations (id, kind, client_id, gateway_orderid, gateway_ref,
+         amount_minor, currency, status, data, card_ref_id)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) returning *`,
+      [
+        id,
+        input.kind,
+        input.clientId,
+        input.gatewayOrderId ?? null,
+        input.gatewayRef ?? null,
+        input.amountMinor ?? null,
+        input.currency ?? null,
+        input.status ?? 'new',
+        json(sanitizeRecord(input.data ?? {})),
+        input.cardRefId ?? null,
+      ],
+    );
+    if (!rows[0]) throw new StoreError('store-insert', 'Operation insert returned no row');
+    return mapOperation(rows[0]);
+  };
 
   return {
-    async create(input: NewMerchantOperation): Promise<MerchantOperation> {
+    /**
+     * A kind that sends a client_orderid of its own (CLAIMING_OPERATION_KINDS) claims it in the
+     * same transaction, or throws ClientOrderIdTakenError and writes nothing.
+     */
+    create(input: NewMerchantOperation): Promise<MerchantOperation> {
       if (input.amountMinor !== undefined && input.amountMinor !== null) {
         assertMinor(input.amountMinor, 'amountMinor');
       }
-      const created = await one(
-        `insert into merchant_operations (id, kind, client_id, gateway_orderid, gateway_ref,
-           amount_minor, currency, status, data, card_ref_id)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) returning *`,
-        [
-          input.id ?? randomUUID(),
-          input.kind,
-          input.clientId,
-          input.gatewayOrderId ?? null,
-          input.gatewayRef ?? null,
-          input.amountMinor ?? null,
-          input.currency ?? null,
-          input.status ?? 'new',
-          json(sanitizeRecord(input.data ?? {})),
-          input.cardRefId ?? null,
-        ],
-      );
-      if (!created) throw new StoreError('store-insert', 'Operation insert returned no row');
-      return created;
+      const id = input.id ?? randomUUID();
+      const kind = input.kind;
+      if (!claimsClientOrderId(kind)) return insert(q, id, input);
+      return inTransaction(q, async (tx) => {
+        await createClientOrderIdRepository(tx).claim(input.clientId, { kind, id });
+        return insert(tx, id, input);
+      });
     },
 
     get,

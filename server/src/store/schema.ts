@@ -271,6 +271,34 @@ alter table merchant_operations add column card_ref_id text;
 create index merchant_operations_charging on merchant_operations (card_ref_id) where status = 'new';
 `;
 
+// One namespace for every gateway client_orderid this backend creates (store/client-order-ids.ts):
+// a session's orderId (its first attempt's id), each further attempt's `<orderId>-N`, and the
+// merchant operations that send a client_orderid of their own. The primary key is the check, so
+// two instances racing for one id cannot both pass it. Taken in from the rows before it, oldest
+// first: where two already shared an id (the collision this closes), the older keeps it, the
+// other goes on as it was (its follow-ons claim nothing) and nothing new may take it.
+const clientOrderIds = `
+create table client_order_ids (
+  client_orderid text primary key,
+  owner_kind text not null check (owner_kind ~ '^[a-z][a-z0-9-]*$'),
+  owner_id text not null,
+  created_at timestamptz not null default now()
+);
+insert into client_order_ids (client_orderid, owner_kind, owner_id, created_at)
+select client_orderid, owner_kind, owner_id, created_at from (
+  select client_orderid, 'session'::text as owner_kind, id as owner_id, created_at, 0 as rank,
+         0::bigint as seq
+    from checkout_sessions
+  union all
+  select client_orderid, 'attempt', id, created_at, 1, seq from orders
+  union all
+  select client_id, kind, id, created_at, 2, seq from merchant_operations
+   where kind in ('rebill', 'payout', 'transfer', 'account-verification', 'hosted-form')
+) claimed
+order by created_at, rank, seq
+on conflict (client_orderid) do nothing;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -287,4 +315,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '013-saved-cards', sql: savedCards },
   { id: '014-session-offers-cards', sql: sessionOffersCards },
   { id: '015-operation-card-ref', sql: operationCardRef },
+  { id: '016-client-order-ids', sql: clientOrderIds },
 ];

@@ -4,7 +4,9 @@
  * expired). A session's order exists from its first moment (`awaiting-payment`), created in the
  * same transaction. A session takes exactly one payment: `claimForPayment` moves it open -> paying
  * and its order awaiting-payment -> new in one transaction, so a double submit gets the same
- * order back. A session that ends unpaid (`expire`) leaves its order `expired`.
+ * order back. A session that ends unpaid (`expire`) leaves its order `expired`. The session's
+ * orderId and each further attempt's client_orderid are claimed, in the transaction that writes
+ * them, in the one namespace of every gateway client_orderid (client-order-ids.ts).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type {
@@ -14,6 +16,7 @@ import type {
   SavedCardCvc,
   SessionState,
 } from '../../../contract/api-types.js';
+import { ClientOrderIdTakenError, createClientOrderIdRepository } from './client-order-ids.js';
 import { StoreError } from './errors.js';
 import {
   createOrderRepository,
@@ -171,12 +174,41 @@ function exhausted(session: CheckoutSession, order: Order | null): boolean {
 
 /**
  * The gateway's client_orderid of attempt `n`: the merchant's order id for the first, then
- * `<order id>-<n>`, the order id shortened to keep it within the gateway's 128 characters.
+ * `<order id>-<n>`, the order id shortened to keep it within the gateway's 128 characters. With
+ * `salt` (the plain one is taken): `<order id>-<salt>-<n>`, shortened the same way.
  */
-function attemptClientOrderId(orderId: string, n: number): string {
+function attemptClientOrderId(orderId: string, n: number, salt?: string): string {
   if (n === 1) return orderId;
-  const suffix = `-${n}`;
+  const suffix = `${salt ? `-${salt}` : ''}-${n}`;
   return `${orderId.slice(0, 128 - suffix.length)}${suffix}`;
+}
+
+/** Tries of a salted attempt id before giving up (each has 2^24 values nobody could guess). */
+const SALTED_TRIES = 3;
+
+/**
+ * Claims attempt `n`'s client_orderid for order row `orderRowId`, in the caller's transaction.
+ * `<order id>-<n>` may be held already (the merchant used it for a session or an operation of its
+ * own): the attempt then takes `<order id>-<6 hex>-<n>`, so it is never sent under an id that is
+ * someone else's, and the shopper pays on. Throws ClientOrderIdTakenError (rolling the claim
+ * back: the session stays open) only if every try is held.
+ */
+async function claimAttemptId(
+  tx: Executor,
+  orderId: string,
+  n: number,
+  orderRowId: string,
+): Promise<string> {
+  const ids = createClientOrderIdRepository(tx);
+  const owner = { kind: 'attempt' as const, id: orderRowId };
+  const plain = attemptClientOrderId(orderId, n);
+  if (await ids.tryClaim(plain, owner)) return plain;
+  let salted = plain;
+  for (let i = 0; i < SALTED_TRIES; i++) {
+    salted = attemptClientOrderId(orderId, n, randomBytes(3).toString('hex'));
+    if (await ids.tryClaim(salted, owner)) return salted;
+  }
+  throw new ClientOrderIdTakenError(salted, await ids.holderOf(salted));
 }
 
 export function createSessionRepository(q: Executor) {
@@ -227,7 +259,10 @@ export function createSessionRepository(q: Executor) {
      */
     create(input: NewCheckoutSession): Promise<CheckoutSession> {
       assertMinor(input.amountMinor, 'amountMinor');
+      const id = input.id ?? randomUUID();
       return inTransaction(q, async (tx) => {
+        // The merchant's orderId (also its first attempt's client_orderid), in the one namespace.
+        await createClientOrderIdRepository(tx).claim(input.clientOrderId, { kind: 'session', id });
         const { rows } = await tx.query(
           `insert into checkout_sessions (id, client_orderid, amount_minor, currency, intent,
              description, customer, return_url, metadata, expires_at, modes, max_attempts,
@@ -236,7 +271,7 @@ export function createSessionRepository(q: Executor) {
              $14, $15)
            returning *`,
           [
-            input.id ?? randomUUID(),
+            id,
             input.clientOrderId,
             input.amountMinor,
             input.currency,
@@ -329,16 +364,11 @@ export function createSessionRepository(q: Executor) {
         const current = await orders.get(session.orderId);
         if (current && isRetryable(current)) {
           const number = current.attempt + 1;
-          let clientOrderId = attemptClientOrderId(session.clientOrderId, number);
-          // Another order of the merchant's may bear that id already: this attempt takes another.
-          if (await orders.getByClientOrderId(clientOrderId)) {
-            clientOrderId = attemptClientOrderId(
-              `${session.clientOrderId}-${randomBytes(3).toString('hex')}`,
-              number,
-            );
-          }
+          const id = randomUUID();
+          const clientOrderId = await claimAttemptId(tx, session.clientOrderId, number, id);
           const next = await orders.create({
             ...fields,
+            id,
             clientOrderId,
             attempt: { number, merchantOrderId: session.clientOrderId },
             sessionId: session.id,

@@ -95,6 +95,7 @@ for (const engine of engines()) {
             'card_refs',
             'checkout_session_cards',
             'checkout_sessions',
+            'client_order_ids',
             'gateway_callbacks',
             'gateway_history',
             'idempotency_keys',

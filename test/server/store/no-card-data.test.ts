@@ -96,7 +96,7 @@ for (const engine of engines()) {
           `select table_name from information_schema.tables
            where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
         );
-        assert.equal(tables.rows.length, 10);
+        assert.equal(tables.rows.length, 11);
         let rowsSearched = 0;
         for (const { table_name } of tables.rows) {
           const { rows } = await store.db.query<{ t: string }>(
@@ -119,8 +119,9 @@ for (const engine of engines()) {
           }
         }
         // One row each in callbacks, operations, webhooks, card refs and session cards, two each
-        // in sessions, orders and history (append and record), and one per migration.
-        assert.equal(rowsSearched, 11 + checkoutMigrations.length);
+        // in sessions, orders and history (append and record), three client order ids (the two
+        // sessions' and the payout's), and one per migration.
+        assert.equal(rowsSearched, 14 + checkoutMigrations.length);
         // What stays: brand, last four, the masked number.
         const order = await store.orders.get(orderId);
         assert.equal(order?.cardMasked, '411111******1111');

@@ -21,6 +21,7 @@ const CHECKOUT_TABLES = [
   'card_refs',
   'checkout_session_cards',
   'checkout_sessions',
+  'client_order_ids',
   'gateway_callbacks',
   'gateway_history',
   'idempotency_keys',

@@ -16,7 +16,7 @@ import { followUntilFinal, pollOperation } from '../payments/follow-operation.js
 import { isFinalStatus } from '../payments/next-action.js';
 import { logRefusedUrl } from '../payments/refused-url.js';
 import { type ChargedCardRef, reserveCharge } from '../saved-cards/charge-guard.js';
-import { isUniqueViolation } from './sessions.js';
+import { isUniqueViolation, orderIdTaken } from './sessions.js';
 
 export interface OperationInput {
   kind: MerchantOperationKind;
@@ -68,12 +68,17 @@ export async function runOperation(
       ? await reserveCharge(ctx, record, input.cardRef)
       : await ctx.store.operations.create(record);
   } catch (error) {
-    // The unique key on (kind, client id) is the check: two requests racing cannot both pass it.
+    // The store's claim of a client_orderid (one namespace with sessions and their attempts, for
+    // the kinds that send one) and the unique key on (kind, client id) are the checks: two
+    // requests racing cannot both pass them, and nothing is recorded or sent.
+    const taken = orderIdTaken(error, input.clientId);
+    if (taken) throw taken;
     if (isUniqueViolation(error)) {
       throw new HttpError(
         409,
         'conflict',
         `orderId ${input.clientId} is already used for a ${input.kind}`,
+        'orderId',
       );
     }
     throw error;

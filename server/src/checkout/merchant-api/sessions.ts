@@ -25,6 +25,38 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown })?.code === '23505';
 }
 
+/** What holds a client_orderid, as the store's refusal names it (store/client-order-ids.ts). */
+interface OrderIdHolder {
+  kind: string;
+  merchantOrderId?: string;
+  attempt?: number;
+}
+
+/**
+ * The store refused an id that a session, an attempt or a merchant operation holds already (one
+ * namespace for every client_orderid sent to the gateway): the 409 that names `orderId` and what
+ * uses it; null for any other error.
+ */
+export function orderIdTaken(error: unknown, orderId: string): HttpError | null {
+  const refusal = error as { code?: unknown; holder?: OrderIdHolder | null } | null;
+  if (refusal?.code !== 'store-client-orderid-taken') return null;
+  return new HttpError(
+    409,
+    'conflict',
+    `orderId ${orderId} is already used${usedFor(refusal.holder)}`,
+    'orderId',
+  );
+}
+
+function usedFor(holder: OrderIdHolder | null | undefined): string {
+  if (!holder) return '';
+  if (holder.kind === 'session') return ' for a checkout session';
+  if (holder.kind !== 'attempt')
+    return ` for ${/^[aeiou]/.test(holder.kind) ? 'an' : 'a'} ${holder.kind}`;
+  if (!holder.merchantOrderId || !holder.attempt) return ' for a payment attempt';
+  return ` for payment attempt ${holder.attempt} of order ${holder.merchantOrderId}`;
+}
+
 export function sessionRoutes(ctx: Context, routes: RouteTable): void {
   const load = async (sessionId: string): Promise<CheckoutSession> => {
     const session = await ctx.store.sessions.get(sessionId);
@@ -50,7 +82,11 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       body: CreateSessionBody,
       responses: {
         201: { description: 'Created', schema: SessionCreated },
-        409: { description: 'orderId already used', schema: ErrorResponse },
+        409: {
+          description:
+            'orderId already used (field `orderId`): by another session, a payment attempt or a merchant operation; nothing was created',
+          schema: ErrorResponse,
+        },
       },
       // The widget token is no data to keep at rest under an Idempotency-Key: signed again.
       secretField: {
@@ -62,10 +98,8 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       },
     },
     async ({ body }, _req, res) => {
-      const taken =
-        (await ctx.store.sessions.getByClientOrderId(body.orderId)) ??
-        (await ctx.store.orders.getByClientOrderId(body.orderId));
-      if (taken) throw new HttpError(409, 'conflict', `orderId ${body.orderId} is already used`);
+      // The store claims orderId in the one namespace of every client_orderid (sessions, their
+      // attempts, merchant operations) with the session's rows: the claim is the check.
       const expiresAt = new Date(Date.now() + body.expiresInMinutes * 60_000);
       let session: Awaited<ReturnType<typeof ctx.store.sessions.create>>;
       try {
@@ -86,8 +120,15 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           expiresAt,
         });
       } catch (error) {
+        const taken = orderIdTaken(error, body.orderId);
+        if (taken) throw taken;
         if (isUniqueViolation(error))
-          throw new HttpError(409, 'conflict', `orderId ${body.orderId} is already used`);
+          throw new HttpError(
+            409,
+            'conflict',
+            `orderId ${body.orderId} is already used`,
+            'orderId',
+          );
         if (error instanceof CardRefNotHeldError) {
           const field = `savedCards.${body.savedCards.indexOf(error.cardRefId)}`;
           throw badRequest(
