@@ -230,6 +230,7 @@ export type NextAction =
       acsUrl: string;
       creq: string;
       threeDSSessionData?: string;
+      /** The size inside the CReq (what the ACS was told), else the size the browser asked for. */
       challengeWindowSize: ChallengeWindowSize;
       launchUrl: string;
     }

@@ -594,11 +594,8 @@ describe('redirect mode and resume', () => {
     expect(m!.backend.requests('GET /widget/session')).to.have.length(2);
   });
 
-  it('sizes the frame from the CReq when the 3DS Server chose a size', async () => {
-    const creq = b64url(
-      JSON.stringify({ messageType: 'CReq', acsTransID: 'a', challengeWindowSize: '04' }),
-    );
-    await payWith(challengeAction({ creq }));
+  it('sizes the frame as the backend named it (the size in the CReq: the ACS was told it)', async () => {
+    await payWith(challengeAction({ challengeWindowSize: '04' }));
     await m!.until('pay-challenge');
     expect(m!.of('pay-challenge')[0]).to.deep.equal({
       phase: 'open',

@@ -6,15 +6,10 @@ import {
   fitWindowSize,
   mapColorDepth,
 } from '../../widget/src/three-ds/browser-info.js';
-import {
-  actionWindowSize,
-  creqWindowSize,
-  frameStyle,
-} from '../../widget/src/three-ds/challenge.js';
+import { actionWindowSize, frameStyle } from '../../widget/src/three-ds/challenge.js';
 import { markLaunched, wasLaunched } from '../../widget/src/three-ds/launched.js';
 import { isReturnMessage, returnMessage } from '../../widget/src/three-ds/messages.js';
 import { order } from './helpers/fake-backend.js';
-import { b64url } from './helpers/frames.js';
 
 describe('browser info', () => {
   const depths: [number, number][] = [
@@ -111,26 +106,16 @@ describe('browser info', () => {
     expect(frameStyle('05')).to.equal('width:100%;height:100%');
   });
 
-  it('takes the window size from the CReq, padded or not, else the one the backend named', () => {
-    const creq = (size: unknown) =>
-      b64url(JSON.stringify({ messageType: 'CReq', challengeWindowSize: size }));
-    expect(creqWindowSize(creq('04'))).to.equal('04');
-    expect(creqWindowSize(`${creq('01')}==`.slice(0, creq('01').length))).to.equal('01');
-    expect(creqWindowSize(btoa(JSON.stringify({ challengeWindowSize: '03' })))).to.equal('03');
-    expect(creqWindowSize(creq('06'))).to.equal(undefined);
-    expect(creqWindowSize(creq(2))).to.equal(undefined);
-    expect(creqWindowSize('not base64 json')).to.equal(undefined);
-    const challenge = (c: string) =>
-      ({
-        action: 'challenge',
-        order: order(),
-        acsUrl: 'https://acs/c',
-        creq: c,
-        challengeWindowSize: '02',
-        launchUrl: 'https://b/launch/r/k',
-      }) as const;
-    expect(actionWindowSize(challenge(creq('04')), '03')).to.equal('04');
-    expect(actionWindowSize(challenge('opaque'), '03')).to.equal('02');
+  it("sizes a challenge's frame as the backend named it, a 1.0.2 page at 390x400, a gateway page as asked", () => {
+    const challenge = {
+      action: 'challenge',
+      order: order(),
+      acsUrl: 'https://acs/c',
+      creq: 'opaque',
+      challengeWindowSize: '04',
+      launchUrl: 'https://b/launch/r/k',
+    } as const;
+    expect(actionWindowSize(challenge, '03')).to.equal('04');
     const threeDs1 = {
       action: '3ds1',
       order: order(),

@@ -160,4 +160,27 @@ describe('flow steps', () => {
     assert.equal(sameAction(mapped, stored), true);
     assert.equal(sameAction(mapped, { ...stored, creq: 'OTHER' } as StoredAction), false);
   });
+
+  it("a challenge's window size is the CReq's (padded or not, either base64 alphabet), else the gateway's, else the browser's", () => {
+    const creq = (size: unknown, encoding: BufferEncoding = 'base64url') =>
+      Buffer.from(JSON.stringify({ messageType: 'CReq', challengeWindowSize: size })).toString(
+        encoding,
+      );
+    const sizeOf = (fields: Record<string, unknown>, asked?: '01' | '05') => {
+      const mapped = mapStatusToAction(
+        { status: 'processing', acsUrl: 'https://acs/c', ...fields } as never,
+        { ...ctx, challengeWindowSize: asked },
+      ).next;
+      assert.equal(mapped.action, 'challenge');
+      return mapped.action === 'challenge' ? mapped.challengeWindowSize : undefined;
+    };
+    assert.equal(sizeOf({ creq: creq('04') }), '04');
+    assert.equal(sizeOf({ creq: creq('04'), challengeWindowSize: '01' }), '04');
+    assert.equal(sizeOf({ creq: creq('03', 'base64') }), '03');
+    assert.equal(sizeOf({ creq: `${creq('01')}==` }), '01');
+    assert.equal(sizeOf({ creq: creq('06'), challengeWindowSize: '01' }), '01');
+    assert.equal(sizeOf({ creq: creq(2) }, '05'), '05');
+    assert.equal(sizeOf({ creq: 'not base64 json' }, '05'), '05');
+    assert.equal(sizeOf({ creq: 'not base64 json', challengeWindowSize: '7' }), '02');
+  });
 });

@@ -23,33 +23,16 @@ export function bankStepOf(
   return undefined;
 }
 
-const isWindowSize = (v: unknown): v is ChallengeWindowSize =>
-  typeof v === 'string' && Object.hasOwn(WINDOW_SIZES, v);
-
 /**
- * The window size inside a CReq (base64url JSON, padded or not: atob takes both): the size the
- * ACS was actually told, which may differ from what the browser asked for at /pay (a rotated
- * phone, a resized window, or a 3DS Server that chose). Undefined when the CReq does not say.
- */
-export function creqWindowSize(creq: string): ChallengeWindowSize | undefined {
-  try {
-    const json = JSON.parse(atob(creq.replace(/-/g, '+').replace(/_/g, '/')));
-    const size = (json as { challengeWindowSize?: unknown } | null)?.challengeWindowSize;
-    return isWindowSize(size) ? size : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The size of the frame: a 3DS 2 challenge follows its CReq (else the size the backend named);
- * 1.0.2 pages were designed for 390x400; a gateway's own page gets the size the browser asked for.
+ * The size of the frame: a 3DS 2 challenge's is the backend's (the size inside its CReq, what the
+ * ACS was told); 1.0.2 pages were designed for 390x400; a gateway's own page gets the size the
+ * browser asked for.
  */
 export function actionWindowSize(
   a: ChallengeAction,
   chosen: ChallengeWindowSize,
 ): ChallengeWindowSize {
-  if (a.action === 'challenge') return creqWindowSize(a.creq) ?? a.challengeWindowSize;
+  if (a.action === 'challenge') return a.challengeWindowSize;
   if (a.action === '3ds1') return chosen === '05' ? '05' : '02';
   return chosen;
 }

@@ -18,6 +18,7 @@ import type {
 } from '../../../../contract/api-types.js';
 import type { GatewayResult } from '../../gateway/index.js';
 import { FINAL_ORDER_STATUSES } from '../../store/index.js';
+import { creqWindowSize, isWindowSize } from './creq.js';
 
 /** The EMV window for the 3DS Method (spec Limits: 10 seconds, then threeDSCompInd = N). */
 export const METHOD_TIMEOUT_MS = 10_000;
@@ -112,8 +113,6 @@ export interface MappingContext {
   salePage?: StoredAction | undefined;
 }
 
-const WINDOW_SIZES: readonly string[] = ['01', '02', '03', '04', '05'];
-
 /**
  * threeDSMethodData: base64url (no padding) of the JSON the ACS posts back to our return page
  * (EMV 3DS Method; docs/gateway.md#merchant-side-3ds).
@@ -134,13 +133,14 @@ export function mapStatusToAction(fields: StatusFields, ctx: MappingContext): Ma
   if (isFinalStatus(fields.status)) return { next: { action: 'final' } };
   if (fields.acsUrl && fields.creq) {
     if (!ctx.isBankUrl(fields.acsUrl)) return refuse('acs-url', fields.acsUrl);
-    const size = fields.challengeWindowSize ?? ctx.challengeWindowSize ?? '02';
+    // The CReq's own size first: what the ACS was told, whatever the browser asked for at /pay.
+    const named = creqWindowSize(fields.creq) ?? fields.challengeWindowSize;
     return {
       next: {
         action: 'challenge',
         acsUrl: fields.acsUrl,
         creq: fields.creq,
-        challengeWindowSize: (WINDOW_SIZES.includes(size) ? size : '02') as ChallengeWindowSize,
+        challengeWindowSize: isWindowSize(named) ? named : (ctx.challengeWindowSize ?? '02'),
       },
     };
   }
