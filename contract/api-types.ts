@@ -113,6 +113,9 @@ export interface SessionView {
   savedCardCvc?: SavedCardCvc;
 }
 
+/** Why a bank declined, as a shopper can act on it (the element's `decline.<reason>` words). */
+export type DeclineReason = 'funds' | 'expired' | 'not-permitted' | 'limit' | 'cvc' | 'try-later';
+
 export interface OrderView {
   /** The merchant's order id. */
   orderId: string;
@@ -139,6 +142,11 @@ export interface OrderView {
    */
   reason?: string;
   errorCode?: string;
+  /**
+   * What the shopper can be told of a decline, from the gateway's `errorCode` (the backend knows
+   * the codes); absent when the code says nothing a shopper can act on, or points at fraud.
+   */
+  declineReason?: DeclineReason;
   /** The shopper left this attempt's bank page: the session takes another attempt meanwhile. */
   abandoned?: true;
 }

@@ -229,7 +229,7 @@ describe('another card after a failure, in the same element', SHOPPERS_AT_ONCE, 
     const orderId = await shownOrderId(page);
     await typeCard(page, harness.card('insufficient-funds'));
     await payButton(page).click();
-    // Insufficient funds (51) says so (widget/src/i18n/decline-reasons.ts).
+    // Insufficient funds (51) says so (server/src/checkout/payments/decline-reason.ts).
     await formBack(page, /^There is not enough money on this card\. You can pay again/);
     await typeCard(page, harness.card('approved'));
     await payButton(page).click();

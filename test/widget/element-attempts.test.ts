@@ -22,7 +22,13 @@ const values = (mounted: Mounted) =>
 
 const declinedWithAttempts = (attemptsLeft: number): NextAction => ({
   action: 'final',
-  order: order({ status: 'declined', reason: 'Insufficient funds', errorCode: '51', attemptsLeft }),
+  order: order({
+    status: 'declined',
+    reason: 'Insufficient funds',
+    errorCode: '51',
+    declineReason: 'funds',
+    attemptsLeft,
+  }),
 });
 
 describe('<pay-checkout> payment attempts', () => {
@@ -43,7 +49,7 @@ describe('<pay-checkout> payment attempts', () => {
         attemptsLeft: 4,
       },
     ]);
-    // The gateway's error code 51 names the reason (i18n/decline-reasons.ts).
+    // The backend named the reason of the gateway's code 51 (payments/decline-reason.ts).
     const why =
       'There is not enough money on this card. You can pay again, with this card or another.';
     expect(m.$('[part="notice"]').textContent).to.equal(why);

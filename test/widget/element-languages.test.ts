@@ -92,7 +92,12 @@ describe('the element in a language', () => {
     m.backend.on('POST /widget/pay', {
       json: {
         action: 'final',
-        order: order({ status: 'declined', errorCode: '51', attemptsLeft: 2 }),
+        order: order({
+          status: 'declined',
+          errorCode: '51',
+          declineReason: 'funds',
+          attemptsLeft: 2,
+        }),
       } satisfies NextAction,
     });
     await fillCard(m);

@@ -1,5 +1,4 @@
 import { expect } from '@open-wc/testing';
-import { declineReason } from '../../widget/src/i18n/decline-reasons.js';
 import {
   checkStrings,
   en,
@@ -72,17 +71,5 @@ describe('a merchant’s own strings', () => {
     expect(strings.payPlain).to.equal('Buy');
     expect(problems.map((p) => p.key)).to.deep.equal(['pay']);
     expect(fill(strings.pay, { amount: '€5.00' })).to.equal('Pay €5.00');
-  });
-});
-
-describe('decline reasons', () => {
-  it('a code the shopper can act on has its words; fraud codes and unknown ones the plain ones', () => {
-    expect(declineReason('51')).to.equal('decline.funds');
-    expect(declineReason('54')).to.equal('decline.expired');
-    expect(declineReason('57')).to.equal('decline.not-permitted');
-    expect(declineReason('96')).to.equal('decline.try-later');
-    expect(declineReason('43')).to.equal('declinedDetail');
-    expect(declineReason('05')).to.equal('declinedDetail');
-    expect(declineReason(undefined)).to.equal('declinedDetail');
   });
 });

@@ -21,7 +21,6 @@ import { brandOfSaved, SavedCards } from './card/saved-cards.js';
 import type { CardField } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayErrorCode, PayEventDetail, PayEventName, PayStep } from './events.js';
-import { declineReason } from './i18n/decline-reasons.js';
 import {
   en,
   fill,
@@ -549,8 +548,9 @@ export class PayCheckoutElement extends LitElement {
         ...(card ? { card } : {}),
       });
     } else if (status === 'declined' || status === 'error' || status === 'filtered') {
-      const { reason, errorCode } = order;
-      const why = declineReason(errorCode);
+      const { reason, errorCode, declineReason } = order;
+      // The backend names what the shopper can be told of the gateway's code.
+      const why: StringKey = declineReason ? `decline.${declineReason}` : 'declinedDetail';
       if (attemptsLeft) this._again(this._t(why));
       else this._showResult('declined', why);
       this._emit('pay-declined', {

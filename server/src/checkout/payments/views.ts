@@ -18,6 +18,7 @@ import {
   UNPAID_ORDER_STATUSES,
 } from '../../store/index.js';
 import type { CardRefSummary } from '../saved-cards/views.js';
+import { declineReason } from './decline-reason.js';
 import type { StoredAction } from './next-action.js';
 
 /**
@@ -39,13 +40,20 @@ function widgetStatus(order: Order): OrderStatus {
  * sandbox says "cardrefid: <id> is not a card reference of this endpoint"), and the browser only
  * ever sees a session's opaque handles (docs/security.md). Its `errorCode` is sent unless it holds
  * the reference. The merchant API, the webhooks and the gateway history keep both as the gateway
- * sent them.
+ * sent them. `declineReason`: what the element may tell the shopper of the code (decline-reason.ts).
  */
-function gatewayWordsForBrowser(order: Order): Pick<OrderView, 'reason' | 'errorCode'> {
+function gatewayWordsForBrowser(
+  order: Order,
+): Pick<OrderView, 'reason' | 'errorCode' | 'declineReason'> {
   const ref = order.savedCardRef?.toLowerCase();
   const reason = ref ? null : order.reason;
   const errorCode = ref && order.errorCode?.toLowerCase().includes(ref) ? null : order.errorCode;
-  return { ...(reason ? { reason } : {}), ...(errorCode ? { errorCode } : {}) };
+  const why = declineReason(errorCode);
+  return {
+    ...(reason ? { reason } : {}),
+    ...(errorCode ? { errorCode } : {}),
+    ...(why ? { declineReason: why } : {}),
+  };
 }
 
 /**
