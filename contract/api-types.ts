@@ -153,7 +153,8 @@ export interface OrderView {
 
 /** EMV 3DS browser fields the widget collects (the backend adds Accept header, IP, user agent). */
 export interface BrowserInfo {
-  /** Mapped into the EMV set 1, 4, 8, 15, 16, 24, 32, 48. */
+  /** `screen.colorDepth` as the browser reports it; the backend rounds it down onto the EMV set
+   * 1, 4, 8, 15, 16, 24, 32, 48 (24 when unusable). */
   colorDepth: number;
   javaEnabled: boolean;
   javascriptEnabled: true;

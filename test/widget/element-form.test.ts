@@ -239,7 +239,7 @@ describe('<pay-checkout> form', () => {
         holder: 'Ada Lovelace',
       },
       browser: {
-        colorDepth: [1, 4, 8, 15, 16, 24, 32, 48].filter((d) => d <= screen.colorDepth).at(-1),
+        colorDepth: screen.colorDepth,
         javaEnabled: false,
         javascriptEnabled: true,
         language: navigator.language,

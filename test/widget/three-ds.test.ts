@@ -4,7 +4,6 @@ import {
   chooseWindowSize,
   collectBrowserInfo,
   fitWindowSize,
-  mapColorDepth,
 } from '../../widget/src/three-ds/browser-info.js';
 import { actionWindowSize, frameStyle } from '../../widget/src/three-ds/challenge.js';
 import { markLaunched, wasLaunched } from '../../widget/src/three-ds/launched.js';
@@ -12,33 +11,13 @@ import { isReturnMessage, returnMessage } from '../../widget/src/three-ds/messag
 import { order } from './helpers/fake-backend.js';
 
 describe('browser info', () => {
-  const depths: [number, number][] = [
-    [1, 1],
-    [2, 1],
-    [4, 4],
-    [8, 8],
-    [12, 8],
-    [15, 15],
-    [16, 16],
-    [24, 24],
-    [30, 24],
-    [32, 32],
-    [36, 32],
-    [48, 48],
-    [64, 48],
-    [0, 24],
-    [Number.NaN, 24],
-  ];
-  for (const [d, out] of depths)
-    it(`colour depth ${d} -> ${out}`, () => expect(mapColorDepth(d)).to.equal(out));
-
   it('collects the EMV fields from the window', () => {
     const fake = {
       screen: { colorDepth: 30, height: 1440, width: 2560 },
       navigator: { language: 'ru-RU', javaEnabled: () => false },
     } as unknown as Window;
     expect(collectBrowserInfo(fake, '03')).to.deep.equal({
-      colorDepth: 24,
+      colorDepth: 30,
       javaEnabled: false,
       javascriptEnabled: true,
       language: 'ru-RU',

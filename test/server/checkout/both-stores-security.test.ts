@@ -333,7 +333,7 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_security')] as T
         '/pay',
         {
           card: { number: PAN, expMonth: '12', expYear: '2030', cvc: CVV, holder: 'X' },
-          browser: { ...BROWSER, colorDepth: 30 },
+          browser: { ...BROWSER, colorDepth: 'deep' },
         },
       );
       assert.equal(bad.status, 400);

@@ -1,14 +1,6 @@
 /** Collects the EMV 3DS browser fields (the backend adds Accept header, IP and user agent). */
 import type { BrowserInfo, ChallengeWindowSize } from '../../../contract/api-types.js';
-import { COLOR_DEPTHS, SMALL_VIEWPORT_PX, WINDOW_SIZES } from '../../../contract/three-ds.js';
-
-/**
- * Maps a screen colour depth onto the EMV set, rounding down (30-bit screens send 24); 24 when the
- * browser reports nothing usable.
- */
-export function mapColorDepth(depth: number): number {
-  return (Number.isFinite(depth) && COLOR_DEPTHS.findLast((d) => d <= depth)) || 24;
-}
+import { SMALL_VIEWPORT_PX, WINDOW_SIZES } from '../../../contract/three-ds.js';
 
 /**
  * The window size to ask for: the merchant's choice, else by viewport. Phones get full screen
@@ -47,7 +39,8 @@ export function collectBrowserInfo(
 ): BrowserInfo {
   const nav = win.navigator;
   return {
-    colorDepth: mapColorDepth(win.screen.colorDepth),
+    // As the screen reports it: the backend rounds it onto the EMV set (emvColorDepth).
+    colorDepth: win.screen.colorDepth,
     // What navigator.javaEnabled() answers in every browser that runs this element: the HTML
     // standard makes it return false (no browser runs Java applets any more).
     javaEnabled: false,

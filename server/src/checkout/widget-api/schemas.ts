@@ -5,20 +5,15 @@
 import { z } from 'zod';
 import type { CardPayRequest, SavedCardPayRequest } from '../../../../contract/api-types.js';
 import { luhnValid } from '../../../../contract/card/luhn.js';
-import { COLOR_DEPTHS } from '../../../../contract/three-ds.js';
 import { isOneLine, ONE_LINE } from '../control-characters.js';
 import { parseOr400 } from '../errors.js';
+import { emvColorDepth } from './emv-color-depth.js';
 import { emvLanguage } from './emv-language.js';
 
 export const BrowserInfoSchema = z
   .object({
-    colorDepth: z
-      .number()
-      .int()
-      .refine(
-        (v) => (COLOR_DEPTHS as readonly number[]).includes(v),
-        `must be one of ${COLOR_DEPTHS.join(', ')}`,
-      ),
+    // As the screen reports it (30-bit panels say 30): rounded down onto the EMV set, never refused.
+    colorDepth: z.number().transform(emvColorDepth),
     javaEnabled: z.boolean(),
     javascriptEnabled: z.literal(true),
     // Odd but real values (`en_US`, `zh-Hant-TW-x-private`) are normalised, never refused.
