@@ -22,6 +22,10 @@ export {
   openCheckoutStore,
 } from './checkout-store.js';
 export {
+  type ClientOrderIdHolder,
+  ClientOrderIdTakenError,
+} from './client-order-ids.js';
+export {
   type Database,
   type DatabaseOptions,
   type Migration,

@@ -239,6 +239,7 @@ describe('merchant API: orders and money operations', () => {
                 { schema: { properties: Record<string, unknown>; required: string[] } }
               >;
             };
+            responses: Record<string, { description: string }>;
           }
         >
       >;
@@ -292,6 +293,37 @@ describe('merchant API: orders and money operations', () => {
     assert.deepEqual(Object.keys(sessionPaths['/v1/checkout-sessions/{sessionId}/expire'] ?? {}), [
       'post',
     ]);
+    // Every route that takes an orderId declares the 409 of a taken one: the one namespace of
+    // sessions, attempts and operations, or (never sent to the gateway) recurring payments' own.
+    const conflicts = new Map<string, string | undefined>();
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const body = methods.post?.requestBody?.content['application/json']?.schema;
+      if (body?.properties.orderId)
+        conflicts.set(path, methods.post?.responses['409']?.description);
+    }
+    assert.deepEqual([...conflicts.keys()].sort(), [
+      '/v1/account-verifications',
+      '/v1/checkout-sessions',
+      '/v1/hosted-forms',
+      '/v1/payouts',
+      '/v1/payouts/check',
+      '/v1/rebills',
+      '/v1/recurring-payments',
+      '/v1/transfers',
+    ]);
+    for (const [path, conflict] of conflicts) {
+      const holder =
+        path === '/v1/recurring-payments'
+          ? /another recurring payment/
+          : /a checkout session, a payment attempt or a merchant operation holds it/;
+      assert.match(conflict ?? '', /^orderId already used/, path);
+      assert.match(conflict ?? '', holder, path);
+    }
+    // The pay step of a checked payout claims nothing: its 409 is the payout's state.
+    assert.doesNotMatch(
+      doc.paths['/v1/payouts/{payoutId}/pay']?.post?.responses['409']?.description ?? '',
+      /orderId/,
+    );
     const text = JSON.stringify(doc);
     assert.match(
       text,

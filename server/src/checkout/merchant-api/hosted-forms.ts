@@ -12,7 +12,13 @@ import { clientIp } from '../request-facts.js';
 import { readOperation, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateHostedFormBody, ErrorResponse, HostedFormLink, Operation } from './schemas.js';
+import {
+  CreateHostedFormBody,
+  ErrorResponse,
+  HostedFormLink,
+  Operation,
+  ORDER_ID_TAKEN,
+} from './schemas.js';
 
 export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -26,6 +32,7 @@ export function hostedFormRoutes(ctx: Context, routes: RouteTable): void {
       body: CreateHostedFormBody,
       responses: {
         201: { description: 'The form link', schema: HostedFormLink },
+        409: { description: ORDER_ID_TAKEN, schema: ErrorResponse },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
         502: { description: 'The gateway answered no https form address', schema: ErrorResponse },
       },

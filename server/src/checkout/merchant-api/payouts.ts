@@ -17,6 +17,7 @@ import {
   EmptyBody,
   ErrorResponse,
   Operation,
+  ORDER_ID_TAKEN,
 } from './schemas.js';
 
 const RESPONSES = {
@@ -25,8 +26,12 @@ const RESPONSES = {
     description: 'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
     schema: Operation,
   },
-  409: { description: 'orderId already used, or the state forbids it', schema: ErrorResponse },
   422: { description: 'Refused by the gateway', schema: ErrorResponse },
+};
+/** A payout and a payout's check claim their orderId; the pay step sends the checked one's. */
+const CREATE_RESPONSES = {
+  ...RESPONSES,
+  409: { description: ORDER_ID_TAKEN, schema: ErrorResponse },
 };
 
 export function payoutRoutes(ctx: Context, routes: RouteTable): void {
@@ -38,7 +43,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
       summary: 'Send funds to a card, bank account or phone in one step.',
       tag: 'Payouts',
       body: CreatePayoutBody,
-      responses: RESPONSES,
+      responses: CREATE_RESPONSES,
     },
     async ({ body }, _req, res) => {
       const op = await runOperation(
@@ -85,7 +90,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
       tag: 'Payouts',
       body: CheckPayoutBody,
       responses: {
-        ...RESPONSES,
+        ...CREATE_RESPONSES,
         201: {
           description: 'Registered; pay it with POST /payouts/{orderId}/pay',
           schema: Operation,
@@ -130,7 +135,13 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
       tag: 'Payouts',
       params: { payoutId: "The payout's merchant order id" },
       body: EmptyBody,
-      responses: RESPONSES,
+      responses: {
+        ...RESPONSES,
+        409: {
+          description: 'The payout is not a checked, registered one, or is already being paid',
+          schema: ErrorResponse,
+        },
+      },
     },
     async ({ params }, _req, res) => {
       const op = await ctx.store.operations.getByClientId('payout', params.payoutId ?? '');

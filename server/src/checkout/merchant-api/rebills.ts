@@ -6,7 +6,7 @@ import { clientIp } from '../request-facts.js';
 import { answerStatus, readOperation, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateRebillBody, ErrorResponse, Operation } from './schemas.js';
+import { CreateRebillBody, ErrorResponse, Operation, ORDER_ID_TAKEN } from './schemas.js';
 
 export function rebillRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -25,8 +25,7 @@ export function rebillRoutes(ctx: Context, routes: RouteTable): void {
           schema: Operation,
         },
         409: {
-          description:
-            'orderId already used; or `card-ref-forgotten` (field `cardRefId`): you forgot this card reference, so it is charged no more, and nothing was sent',
+          description: `${ORDER_ID_TAKEN}. Or \`card-ref-forgotten\` (field \`cardRefId\`): you forgot this card reference, so it is charged no more, and nothing was sent`,
           schema: ErrorResponse,
         },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },

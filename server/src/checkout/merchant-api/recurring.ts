@@ -23,7 +23,7 @@ export function recurringRoutes(ctx: Context, routes: RouteTable): void {
         },
         409: {
           description:
-            'orderId already used; or `card-ref-forgotten` (field `cardRefId`): you forgot this card reference, so it is charged no more, and nothing was sent',
+            'orderId already used by another recurring payment (field `orderId`; only recurring payments count, as this id is never sent to the gateway); or `card-ref-forgotten` (field `cardRefId`): you forgot this card reference, so it is charged no more, and nothing was sent',
           schema: ErrorResponse,
         },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },

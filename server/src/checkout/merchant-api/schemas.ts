@@ -21,11 +21,24 @@ export const Currency = z
   .refine(isKnownCurrency, 'is not a known ISO 4217 currency')
   .meta({ description: 'ISO 4217 alphabetic code.', examples: ['EUR'] });
 
-/** The merchant's order id: the gateway's `client_orderid` (at most 128 characters). */
+/**
+ * The merchant's order id: the gateway's `client_orderid` (at most 128 characters), claimed in
+ * the one namespace of every client_orderid the backend sends (store/client-order-ids.ts).
+ */
 export const MerchantOrderId = z
   .string()
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 letters, digits or . _ : -')
-  .meta({ description: "The merchant's order id; sent to the gateway as client_orderid." });
+  .meta({
+    description:
+      "The merchant's order id, sent to the gateway as client_orderid: checkout sessions and every merchant operation that sends one (rebills, payouts, transfers, account verifications, hosted forms) share one namespace, so an id any of them holds is a 409 `conflict` naming `orderId`. A session's further payment attempts are sent as `<orderId>-2`, `<orderId>-3`, ... and hold those ids too, so pick no id of that shape for anything else.",
+  });
+
+/**
+ * The 409 of every route whose orderId is claimed in that namespace: one text, so the document
+ * says the same of each (the database makes the check, racing requests included).
+ */
+export const ORDER_ID_TAKEN =
+  'orderId already used (field `orderId`): a checkout session, a payment attempt or a merchant operation holds it (the message says which); nothing was created or sent';
 
 /** One line of text (a name, an address line): the gateway refuses any control character in it. */
 const text = (max: number) =>
@@ -226,7 +239,7 @@ export const Attempt = z
   .object({
     id: z.string().meta({
       description:
-        "The attempt's id at the gateway (`client_orderid`): the order id for the first, `<orderId>-2`, `<orderId>-3`, ... after.",
+        "The attempt's id at the gateway (`client_orderid`): the order id for the first, `<orderId>-2`, `<orderId>-3`, ... after (`<orderId>-<6 hex digits>-N` when you used `<orderId>-N` yourself).",
     }),
     attempt: z.number().int(),
     status: OrderStatusEnum,
@@ -470,7 +483,11 @@ export const CreateRecurringBody = z
     cardRefId: z.string().min(1).max(64),
     amount: Amount,
     currency: Currency,
-    orderId: MerchantOrderId,
+    // Not MerchantOrderId's namespace: create-recurring-payment sends no client_orderid.
+    orderId: MerchantOrderId.meta({
+      description:
+        "Your id for this recurring payment, used here only (the gateway's create-recurring-payment takes no client_orderid): unique among recurring payments, it may equal any other orderId.",
+    }),
     email: z.email('must be an e-mail address'),
     period: z.enum(['day', 'week', 'month']),
     interval: z.number().int().min(1).max(365),

@@ -3,7 +3,12 @@
  * order exists from then on, `awaiting-payment`), read one, end one early.
  */
 import { toMinorUnits } from '../../signing/index.js';
-import { CardRefNotHeldError, type CheckoutSession } from '../../store/index.js';
+import {
+  CardRefNotHeldError,
+  type CheckoutSession,
+  type ClientOrderIdHolder,
+  ClientOrderIdTakenError,
+} from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
 import { merchantOrderOf } from '../payments/attempts.js';
@@ -17,6 +22,7 @@ import {
   CreateSessionBody,
   EmptyBody,
   ErrorResponse,
+  ORDER_ID_TAKEN,
   SESSION_PARAM,
   SessionCreated,
 } from './schemas.js';
@@ -25,30 +31,22 @@ export function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: unknown })?.code === '23505';
 }
 
-/** What holds a client_orderid, as the store's refusal names it (store/client-order-ids.ts). */
-interface OrderIdHolder {
-  kind: string;
-  merchantOrderId?: string;
-  attempt?: number;
-}
-
 /**
  * The store refused an id that a session, an attempt or a merchant operation holds already (one
  * namespace for every client_orderid sent to the gateway): the 409 that names `orderId` and what
  * uses it; null for any other error.
  */
 export function orderIdTaken(error: unknown, orderId: string): HttpError | null {
-  const refusal = error as { code?: unknown; holder?: OrderIdHolder | null } | null;
-  if (refusal?.code !== 'store-client-orderid-taken') return null;
+  if (!(error instanceof ClientOrderIdTakenError)) return null;
   return new HttpError(
     409,
     'conflict',
-    `orderId ${orderId} is already used${usedFor(refusal.holder)}`,
+    `orderId ${orderId} is already used${usedFor(error.holder)}`,
     'orderId',
   );
 }
 
-function usedFor(holder: OrderIdHolder | null | undefined): string {
+function usedFor(holder: ClientOrderIdHolder | null): string {
   if (!holder) return '';
   if (holder.kind === 'session') return ' for a checkout session';
   if (holder.kind !== 'attempt')
@@ -82,11 +80,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       body: CreateSessionBody,
       responses: {
         201: { description: 'Created', schema: SessionCreated },
-        409: {
-          description:
-            'orderId already used (field `orderId`): by another session, a payment attempt or a merchant operation; nothing was created',
-          schema: ErrorResponse,
-        },
+        409: { description: ORDER_ID_TAKEN, schema: ErrorResponse },
       },
       // The widget token is no data to keep at rest under an Idempotency-Key: signed again.
       secretField: {

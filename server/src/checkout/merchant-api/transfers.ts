@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { answerStatus, readOperation, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateTransferBody, ErrorResponse, Operation } from './schemas.js';
+import { CreateTransferBody, ErrorResponse, Operation, ORDER_ID_TAKEN } from './schemas.js';
 
 export function transferRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -23,8 +23,7 @@ export function transferRoutes(ctx: Context, routes: RouteTable): void {
           schema: Operation,
         },
         409: {
-          description:
-            'orderId already used; or `card-ref-forgotten` (field `sourceCardRefId`): you forgot this card reference, so it is charged no more, and nothing was sent',
+          description: `${ORDER_ID_TAKEN}. Or \`card-ref-forgotten\` (field \`sourceCardRefId\`): you forgot this card reference, so it is charged no more, and nothing was sent`,
           schema: ErrorResponse,
         },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },

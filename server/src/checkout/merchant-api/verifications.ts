@@ -5,7 +5,7 @@ import { clientIp } from '../request-facts.js';
 import { answerStatus, readOperation, runOperation } from './operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateVerificationBody, ErrorResponse, Operation } from './schemas.js';
+import { CreateVerificationBody, ErrorResponse, Operation, ORDER_ID_TAKEN } from './schemas.js';
 
 export function verificationRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -24,6 +24,7 @@ export function verificationRoutes(ctx: Context, routes: RouteTable): void {
             'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
           schema: Operation,
         },
+        409: { description: ORDER_ID_TAKEN, schema: ErrorResponse },
         422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
