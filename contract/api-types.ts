@@ -32,6 +32,7 @@
  *   tiny page that `postMessage`s a `ReturnMessage` to every ancestor (target: the merchant page's
  *   exact origin) when framed, and otherwise sends the shopper to the session's `returnUrl`.
  */
+import type { BrandId } from './card/brands.js';
 
 export type Intent = 'sale' | 'preauth';
 
@@ -70,6 +71,9 @@ export interface SavedCardView {
   handle: string;
   /** As the gateway names brands (`VISA`, `MASTERCARD`, ...; `UNKNOWN` when it names none). */
   brand: string;
+  /** Ours for it (card/brands.ts), when the gateway's name is one we know: its display name and
+   * security code length. */
+  brandId?: BrandId;
   last4: string;
   /** "01".."12" */
   expMonth: string;

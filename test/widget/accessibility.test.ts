@@ -559,6 +559,7 @@ describe('saved cards and the box to save a card', () => {
           {
             handle: 'h-1',
             brand: 'VISA',
+            brandId: 'visa',
             last4: '4242',
             expMonth: '12',
             expYear: '2030',
@@ -568,6 +569,7 @@ describe('saved cards and the box to save a card', () => {
           {
             handle: 'h-2',
             brand: 'MASTERCARD',
+            brandId: 'mastercard',
             last4: '4444',
             expMonth: '01',
             expYear: '2021',

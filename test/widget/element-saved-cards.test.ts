@@ -13,6 +13,7 @@ afterEach(() => {
 const card = (over: Partial<SavedCardView>): SavedCardView => ({
   handle: 'h-visa',
   brand: 'VISA',
+  brandId: 'visa',
   last4: '4242',
   expMonth: '12',
   expYear: '2030',
@@ -27,6 +28,7 @@ const OFFERED = [
   card({
     handle: 'h-amex',
     brand: 'AMERICAN EXPRESS',
+    brandId: 'amex',
     last4: '0005',
     expMonth: '03',
     expYear: '2031',

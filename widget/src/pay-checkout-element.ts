@@ -529,12 +529,8 @@ export class PayCheckoutElement extends LitElement {
 
   private _finish(order: OrderView): void {
     this._card._clear();
-    const last = this._lastCard;
-    // The gateway's card, else the one sent (known only in part: its last four digits).
-    const card =
-      order.card ??
-      (last && { brand: last.brand ?? 'card', last4: last.last4, masked: `**** ${last.last4}` });
-    const { orderId, status, attemptsLeft } = order;
+    // The backend's record of the card paid with (the one sent, or the gateway's).
+    const { orderId, status, attemptsLeft, card } = order;
     if (status === 'approved') {
       // A card typed on the gateway's page is known only when the gateway named it.
       this._showResult('approved', card ? undefined : 'approvedPlain', card?.masked);

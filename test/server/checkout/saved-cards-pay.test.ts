@@ -69,6 +69,7 @@ describe('paying with a saved card', () => {
     const { handle: h2, ...approved } = second;
     assert.deepEqual(challenge, {
       brand: 'VISA',
+      brandId: 'visa',
       last4: '0176',
       expMonth: '12',
       expYear: '2030',

@@ -13,10 +13,9 @@ import type { SavedCardView, SessionView } from '../../../contract/api-types.js'
 import { BRANDS, type Brand } from '../../../contract/card/brands.js';
 import type { StringKey } from '../i18n/index.js';
 
-/** Our brand for the gateway's name of it (`VISA`, `MASTERCARD`, `AMEX`), if we know it. */
+/** Our brand for the card, when the backend knows the gateway's name of it. */
 export function brandOfSaved(card: SavedCardView): Brand | undefined {
-  const name = card.brand.toUpperCase();
-  return BRANDS.find((b) => b.id.toUpperCase() === name || b.name.toUpperCase() === name);
+  return BRANDS.find((b) => b.id === card.brandId);
 }
 
 export class SavedCards {

@@ -4,9 +4,16 @@
  * now (card-details.ts), never from the store, which does not have them.
  */
 import type { SavedCardView } from '../../../../contract/api-types.js';
+import { BRANDS, type Brand } from '../../../../contract/card/brands.js';
 import type { OfferedCard, StoredCardRef } from '../../store/index.js';
 import { gatewayBrand } from '../payments/card.js';
 import { type CardDetails, isExpired } from './card-details.js';
+
+/** Our brand for the gateway's name of it (`VISA`, `MASTERCARD`, `AMEX`, `DINERS CLUB`), if we know it. */
+export function brandNamed(gatewayName: string): Brand | undefined {
+  const name = gatewayName.toUpperCase();
+  return BRANDS.find((b) => b.id.toUpperCase() === name || b.name.toUpperCase() === name);
+}
 
 /**
  * A saved card as the element shows it; undefined when the gateway did not give its expiry (the
@@ -20,9 +27,12 @@ export function savedCardView(
   const { expMonth, expYear } = details;
   const last4 = details.last4 ?? offer.cardRef.last4;
   if (!expMonth || !expYear || !last4) return undefined;
+  const brand = details.brand ? gatewayBrand(details.brand) : offer.cardRef.brand;
+  const ours = brandNamed(brand);
   return {
     handle: offer.handle,
-    brand: details.brand ? gatewayBrand(details.brand) : offer.cardRef.brand,
+    brand,
+    ...(ours ? { brandId: ours.id } : {}),
     last4,
     expMonth,
     expYear,

@@ -10,7 +10,7 @@ import {
   expiryYear,
   isExpired,
 } from '../../../../server/src/checkout/saved-cards/card-details.js';
-import { savedCardView } from '../../../../server/src/checkout/saved-cards/views.js';
+import { brandNamed, savedCardView } from '../../../../server/src/checkout/saved-cards/views.js';
 import type { OfferedCard } from '../../../../server/src/store/index.js';
 
 describe('saved card details', () => {
@@ -65,6 +65,7 @@ describe('saved card details', () => {
     assert.deepEqual(savedCardView(offer, details, new Date('2026-01-01T00:00:00Z')), {
       handle: 'h',
       brand: 'MASTERCARD',
+      brandId: 'mastercard',
       last4: '0002',
       expMonth: '01',
       expYear: '2020',
@@ -72,5 +73,23 @@ describe('saved card details', () => {
       expired: true,
     });
     assert.equal(savedCardView(offer, { ...details, expYear: null }), undefined);
+    // Our brand id for the gateway's name of it (by id or by name, in any case); none for a
+    // name we do not know.
+    assert.deepEqual(
+      [
+        'VISA',
+        'mastercard',
+        'AMEX',
+        'AMERICAN EXPRESS',
+        'Diners Club',
+        'MIR',
+        'UNKNOWN',
+        'ELO',
+      ].map((name) => brandNamed(name)?.id),
+      ['visa', 'mastercard', 'amex', 'amex', 'diners', 'mir', undefined, undefined],
+    );
+    const { brandId, ...rest } = savedCardView(offer, { ...details, brand: 'ELO' })!;
+    assert.equal(brandId, undefined);
+    assert.equal(rest.brand, 'ELO');
   });
 });
