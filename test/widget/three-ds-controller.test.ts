@@ -12,15 +12,17 @@ import { finalApproved, order } from './helpers/fake-backend.js';
 import { FakeClock } from './helpers/fake-clock.js';
 import { fakeLaunch } from './helpers/frames.js';
 
-/** The least a ReactiveControllerHost is: the controller renders its dialog into `root`. */
-function bareHost(root: HTMLElement) {
+/** The least a host is: the controller renders its dialog into `root`, its shadow root here. */
+function bareHost(root: HTMLElement, mode: 'auto' | 'iframe' | 'redirect') {
   let controller: ThreeDsController | undefined;
   const host = {
     addController: (c: ThreeDsController) => {
       controller = c;
     },
     removeController: () => {},
-    requestUpdate: () => render(controller!.renderDialog(), root),
+    requestUpdate: () => render(controller!.render(), root),
+    challenge: mode,
+    renderRoot: root,
     get updateComplete() {
       return Promise.resolve(true);
     },
@@ -62,19 +64,15 @@ function setUp(
     api: () => api,
     env: () => env,
     backendOrigin: () => location.origin,
-    mode: () => mode,
-    windowSize: () => undefined,
-    methodHost: () => root,
-    dialog: () => root.querySelector('dialog'),
     emit: (name, detail) => emitted.push([name, detail]),
     step: () => {},
     t: (key) => key,
     storage: () => undefined,
     restoreFocus: () => {},
   };
-  const host = bareHost(root);
+  const host = bareHost(root, mode);
   const controller = new ThreeDsController(host as never, ports);
-  render(controller.renderDialog(), root);
+  render(controller.render(), root);
   return { controller, root, clock, calls, emitted, navigations };
 }
 
@@ -187,13 +185,12 @@ describe('ThreeDsController alone', () => {
     const t = setUp();
     const info = t.controller.browserInfo();
     expect(['01', '02', '03', '05']).to.include(info.challengeWindowSize);
-    // The same controller with the mode switched: the port is read on each call.
-    const redirect = new ThreeDsController(bareHost(t.root) as never, {
-      ...({} as ThreeDsPorts),
-      mode: () => 'redirect',
-      windowSize: () => undefined,
-    });
-    expect(redirect.browserInfo().challengeWindowSize).to.equal('05');
+    // The host's mode switched: the controller reads it on each call.
+    const host = bareHost(t.root, 'iframe');
+    const controller = new ThreeDsController(host as never, {} as ThreeDsPorts);
+    expect(controller.browserInfo().challengeWindowSize).to.not.equal('05');
+    host.challenge = 'redirect';
+    expect(controller.browserInfo().challengeWindowSize).to.equal('05');
     render(html``, t.root);
   });
 });

@@ -213,10 +213,6 @@ export class PayCheckoutElement extends LitElement {
         return '';
       }
     },
-    mode: () => this.challenge,
-    windowSize: () => this.challengeWindowSize,
-    methodHost: () => this.renderRoot.querySelector('.method-host') ?? this.renderRoot,
-    dialog: () => this.renderRoot.querySelector('dialog'),
     emit: (...a) => this._emit(...a),
     step: (...a) => this._step(...a),
     t: (key) => this._t(key),
@@ -678,7 +674,6 @@ export class PayCheckoutElement extends LitElement {
         role="status"
         aria-live="polite"
       >${this._announce}</div>
-      <div class="method-host"></div>
-      ${this._threeDs.renderDialog()}`;
+      ${this._threeDs.render()}`;
   }
 }

@@ -39,20 +39,23 @@ import { runMethod } from './method.js';
 
 export type ChallengeMode = 'auto' | 'iframe' | 'redirect';
 
-/** What the controller needs from its host element. */
+/**
+ * The host element as the controller reads it: its public `challenge` mode and window size, and
+ * its shadow root, where render()'s markup (the dialog, the Method frame's place) is.
+ */
+export interface ThreeDsHost extends ReactiveControllerHost {
+  readonly challenge: ChallengeMode;
+  readonly challengeWindowSize?: ChallengeWindowSize | undefined;
+  readonly renderRoot: ParentNode;
+}
+
+/** What else the controller needs from its host element. */
 export interface ThreeDsPorts {
   /** A backend client bound to the element's lifetime. */
   api(): Api;
   env(): Env;
   /** The backend's origin: the only one whose messages count. */
   backendOrigin(): string;
-  mode(): ChallengeMode;
-  /** The merchant's window size, if set. */
-  windowSize(): ChallengeWindowSize | undefined;
-  /** Where the hidden Method frame goes. */
-  methodHost(): ParentNode & Node;
-  /** The host's dialog element, once rendered (renderDialog's). */
-  dialog(): HTMLDialogElement | null;
   emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void;
   step(step: PayStep, order?: OrderView, message?: PayEventDetail<'pay-status'>['message']): void;
   t(key: StringKey): string;
@@ -98,17 +101,17 @@ export const FALLBACK_AFTER_MS = 10_000;
 
 /** Its `private` members start with an underscore: the CDN build shortens such names (vite.config.ts). */
 export class ThreeDsController implements ReactiveController {
-  /** The open challenge dialog's state; the host renders it with renderDialog(). */
+  /** The open challenge dialog's state; the host renders it with render(). */
   challenge: OpenChallenge | undefined;
 
-  private readonly _host: ReactiveControllerHost;
+  private readonly _host: ThreeDsHost;
   private readonly _ports: ThreeDsPorts;
   /** Aborted by stop(): every fetch, wait and listener of the flow that runs. */
   private _abort = new AbortController();
   /** Ends the open challenge (the dialog's buttons, Escape). */
   private _end: ((e: ChallengeEnd) => void) | undefined;
 
-  constructor(host: ReactiveControllerHost, ports: ThreeDsPorts) {
+  constructor(host: ThreeDsHost, ports: ThreeDsPorts) {
     this._host = host;
     this._ports = ports;
     host.addController(this);
@@ -132,13 +135,13 @@ export class ThreeDsController implements ReactiveController {
   browserInfo(): BrowserInfo {
     return collectBrowserInfo(
       window,
-      this._ports.mode() === 'redirect' ? '05' : this._chosenSize(),
+      this._host.challenge === 'redirect' ? '05' : this._chosenSize(),
     );
   }
 
   /** The merchant's window size, else the viewport's. */
   private _chosenSize(): ChallengeWindowSize {
-    return chooseWindowSize(innerWidth, innerHeight, this._ports.windowSize());
+    return chooseWindowSize(innerWidth, innerHeight, this._host.challengeWindowSize);
   }
 
   /**
@@ -173,7 +176,7 @@ export class ThreeDsController implements ReactiveController {
         a = { action: 'wait', order: a.order, retryAfterMs: UNSAFE_URL_RETRY_MS };
         longPolled = true;
       }
-      const bank = bankStepOf(a, redirectReason, this._ports.mode());
+      const bank = bankStepOf(a, redirectReason, this._host.challenge);
       if (bank) {
         const after = await this._bankStep(bank, api);
         // A FlowEnd has a `kind`, a NextAction an `action`.
@@ -197,7 +200,7 @@ export class ThreeDsController implements ReactiveController {
           this._ports.step('method', a.order);
           this._ports.emit('pay-3ds-method', { phase: 'start' });
           const compInd = await runMethod({
-            container: this._ports.methodHost(),
+            container: this._host.renderRoot.querySelector('.method-host') ?? this._host.renderRoot,
             launchUrl: a.methodUrl ? a.launchUrl : undefined,
             timeoutMs:
               a.timeoutMs > 0 ? Math.min(a.timeoutMs, METHOD_TIMEOUT_MS) : METHOD_TIMEOUT_MS,
@@ -236,7 +239,7 @@ export class ThreeDsController implements ReactiveController {
   private _confirming(confirming: boolean, selector: string): void {
     this._update({ confirming });
     void this._host.updateComplete.then(() =>
-      this._ports.dialog()?.querySelector<HTMLElement>(selector)?.focus(),
+      this._dialog()?.querySelector<HTMLElement>(selector)?.focus(),
     );
   }
 
@@ -258,7 +261,7 @@ export class ThreeDsController implements ReactiveController {
   private _onDialogClose = (): void => {
     // Closed by the browser (Escape or Android back without a cancelable `cancel`, a
     // CloseWatcher): reopen and ask, unless the flow closed it.
-    const dialog = this._ports.dialog();
+    const dialog = this._dialog();
     if (this.challenge && this._end && dialog && !dialog.open) {
       dialog.showModal();
       this.requestCancel();
@@ -272,7 +275,7 @@ export class ThreeDsController implements ReactiveController {
   private async _bankStep(a: ChallengeAction, api: Api): Promise<NextAction | FlowEnd> {
     const storage = this._ports.storage();
     const resumed = wasLaunched(storage, a.launchUrl);
-    const mode = this._ports.mode();
+    const mode = this._host.challenge;
     if (!resumed && mode === 'redirect') return this._redirect(a);
     // Back from a bank page not finished, with attempts left: this attempt is left (the backend
     // still follows it), and the shopper gets the form back. Without, the dialog waits on it.
@@ -317,7 +320,7 @@ export class ThreeDsController implements ReactiveController {
     this.challenge = { action: a, size, resumed };
     this._host.requestUpdate();
     await this._host.updateComplete;
-    const dialog = this._ports.dialog();
+    const dialog = this._dialog();
     dialog?.showModal();
     // Focus the heading: a dialog should not open on its most destructive control (✕).
     dialog?.querySelector<HTMLElement>('h2')?.focus();
@@ -394,17 +397,25 @@ export class ThreeDsController implements ReactiveController {
     return { kind: 'left' };
   }
 
+  /** The dialog render() put in the host's shadow root, once rendered. */
+  private _dialog(): HTMLDialogElement | null {
+    return this._host.renderRoot.querySelector('dialog');
+  }
+
   private _closeDialog(): void {
     this.challenge = undefined;
-    this._ports.dialog()?.close();
+    this._dialog()?.close();
     this._host.requestUpdate();
   }
 
-  /** The challenge dialog; the host puts it in its template. */
-  renderDialog() {
+  /**
+   * The place of the hidden Method frame and the challenge dialog; the host puts them in its
+   * template.
+   */
+  render() {
     const ch = this.challenge;
     const t = (k: StringKey) => this._ports.t(k);
-    return html`<dialog
+    return html`<div class="method-host"></div><dialog
       part="dialog"
       class=${ch?.size === '05' && !ch.resumed ? 'full' : ''}
       aria-labelledby="dlg-title"
