@@ -378,10 +378,10 @@ describe('3DS 2 challenge', () => {
     expect(m!.of('pay-challenge')).to.have.length(1);
     // Only the long poll the backend holds.
     expect(m!.backend.requests('GET /widget/next')).to.have.length(1);
-    // The right message (as JSON text, which is tolerated) moves on.
+    // The right message, an object as the return page posts it, moves on.
     m!.backend.on('GET /widget/next', { json: finalApproved() });
     window.postMessage(
-      JSON.stringify({ source: 'pay-checkout', type: 'challenge-complete', orderId: ORDER_ID }),
+      { source: 'pay-checkout', type: 'challenge-complete', orderId: ORDER_ID },
       '*',
     );
     await m!.until('pay-success');

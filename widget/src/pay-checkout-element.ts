@@ -361,9 +361,10 @@ export class PayCheckoutElement extends LitElement {
     order?: OrderView,
     message?: PayEventDetail<'pay-status'>['message'],
   ): void {
-    // The steps a shopper waits through are spoken (`step.<step>` strings); the others show.
-    if (step !== 'loading' && step !== 'ready' && step !== 'final')
-      this._announce = this._t(`step.${step}`);
+    // The steps a shopper waits through have words (`step.<step>`), which are spoken; the others
+    // (loading, ready, final) show for themselves.
+    const words = `step.${step}`;
+    if (words in en) this._announce = this._t(words as StringKey);
     this._emit('pay-status', {
       step,
       ...(order ? { orderId: order.orderId, status: order.status } : {}),

@@ -17,14 +17,8 @@ export function isReturnMessage(
   types: readonly MessageType[],
 ): boolean {
   if (event.origin !== origin) return false;
-  let data: unknown = event.data;
-  // A page may post JSON text instead of an object; the shape is checked either way.
-  try {
-    if (typeof data === 'string') data = JSON.parse(data);
-  } catch {
-    return false;
-  }
-  const m = data as Partial<ReturnMessage> | null | undefined;
+  // An object, as the return page posts it (JSON text, a string, is none of ours).
+  const m = event.data as Partial<ReturnMessage> | null | undefined;
   return m?.source === 'pay-checkout' && m.orderId === orderId && types.includes(m.type!);
 }
 
