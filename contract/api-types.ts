@@ -160,8 +160,11 @@ export interface BrowserInfo {
   /** `screen.colorDepth` as the browser reports it; the backend rounds it down onto the EMV set
    * 1, 4, 8, 15, 16, 24, 32, 48 (24 when unusable). */
   colorDepth: number;
-  javaEnabled: boolean;
-  javascriptEnabled: true;
+  /** What navigator.javaEnabled() answers in every browser (the HTML standard makes it false);
+   * absent: false, which the backend sends. */
+  javaEnabled?: boolean;
+  /** Absent: true, which the backend sends (the element runs). */
+  javascriptEnabled?: true;
   /** navigator.language as the browser reports it; the backend makes it an EMV tag of 1-8
    * chars (BCP 47) with emvLanguage (server/src/checkout/widget-api/emv-language.ts). */
   language: string;

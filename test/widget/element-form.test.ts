@@ -240,8 +240,6 @@ describe('<pay-checkout> form', () => {
       },
       browser: {
         colorDepth: screen.colorDepth,
-        javaEnabled: false,
-        javascriptEnabled: true,
         language: navigator.language,
         screenHeight: screen.height,
         screenWidth: screen.width,

@@ -14,27 +14,24 @@ describe('browser info', () => {
   it('collects the EMV fields from the window', () => {
     const fake = {
       screen: { colorDepth: 30, height: 1440, width: 2560 },
-      navigator: { language: 'ru-RU', javaEnabled: () => false },
+      navigator: { language: 'ru-RU' },
     } as unknown as Window;
     expect(collectBrowserInfo(fake, '03')).to.deep.equal({
       colorDepth: 30,
-      javaEnabled: false,
-      javascriptEnabled: true,
       language: 'ru-RU',
       screenHeight: 1440,
       screenWidth: 2560,
       timezoneOffset: new Date().getTimezoneOffset(),
       challengeWindowSize: '03',
     });
-    const noJava = {
+    const plain = {
       screen: { colorDepth: 24, height: 1, width: 1 },
       navigator: { language: 'en' },
     } as unknown as Window;
-    expect(collectBrowserInfo(noJava, '01').javaEnabled).to.equal(false);
     // The browser's language goes as it is (the backend normalises it), `en` when there is none.
-    const odd = { ...noJava, navigator: { language: 'zh-Hant-TW-x-private' } } as unknown as Window;
+    const odd = { ...plain, navigator: { language: 'zh-Hant-TW-x-private' } } as unknown as Window;
     expect(collectBrowserInfo(odd, '01').language).to.equal('zh-Hant-TW-x-private');
-    const none = { ...noJava, navigator: {} } as unknown as Window;
+    const none = { ...plain, navigator: {} } as unknown as Window;
     expect(collectBrowserInfo(none, '01').language).to.equal('en');
   });
 

@@ -13,7 +13,8 @@ import type {
 } from '../../contract/api-types.js';
 import { type Clock, sleep } from './env.js';
 
-export type ApiErrorCode = WidgetApiErrorCode | 'network';
+/** The backend's codes, `unauthorized` (a session token no longer taken) told as `session-expired`. */
+export type ApiErrorCode = Exclude<WidgetApiErrorCode, 'unauthorized'> | 'network';
 
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -95,7 +96,7 @@ export function createApi(o: ApiOptions): Api {
     if (res.ok && json !== undefined) return json as T;
     const err = (json as { error?: Partial<WidgetApiError> } | undefined)?.error;
     const code: ApiErrorCode =
-      res.status === 401
+      res.status === 401 || err?.code === 'unauthorized'
         ? 'session-expired'
         : (err?.code ?? (res.status >= 500 ? 'internal' : 'validation'));
     throw new ApiError(

@@ -20,7 +20,7 @@ import { digitsOnly } from './card/format.js';
 import { brandOfSaved, SavedCards } from './card/saved-cards.js';
 import type { CardField } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
-import type { PayErrorCode, PayEventDetail, PayEventName, PayStep } from './events.js';
+import type { PayEventDetail, PayEventName, PayStep } from './events.js';
 import {
   en,
   fill,
@@ -597,7 +597,7 @@ export class PayCheckoutElement extends LitElement {
         return;
       }
     }
-    const code: PayErrorCode = err.code === 'unauthorized' ? 'session-expired' : err.code;
+    const { code } = err;
     // These three have words of their own (`error.<code>`); a network failure offers a retry.
     const own = code === 'network' || code === 'session-expired' || code === 'conflict';
     this._showResult('error', own ? `error.${code}` : undefined, undefined, code === 'network');

@@ -1,4 +1,8 @@
-/** Collects the EMV 3DS browser fields (the backend adds Accept header, IP and user agent). */
+/**
+ * Collects the EMV 3DS browser fields (the backend adds the Accept header, IP and user agent, and
+ * the two every browser that runs this element answers alike: javaEnabled false, as the HTML
+ * standard makes navigator.javaEnabled() answer, and javascriptEnabled true).
+ */
 import type { BrowserInfo, ChallengeWindowSize } from '../../../contract/api-types.js';
 import { SMALL_VIEWPORT_PX, WINDOW_SIZES } from '../../../contract/three-ds.js';
 
@@ -41,10 +45,6 @@ export function collectBrowserInfo(
   return {
     // As the screen reports it: the backend rounds it onto the EMV set (emvColorDepth).
     colorDepth: win.screen.colorDepth,
-    // What navigator.javaEnabled() answers in every browser that runs this element: the HTML
-    // standard makes it return false (no browser runs Java applets any more).
-    javaEnabled: false,
-    javascriptEnabled: true,
     // As the browser reports it: the backend makes it an EMV tag (emvLanguage, language.ts) for
     // every request it accepts, so the widget does not do it twice.
     language: nav.language || 'en',

@@ -19,7 +19,7 @@ function saleRequest(
   session: CheckoutSession,
   order: Order,
   card: CardInput,
-  browser: BrowserInfo,
+  browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
 ): SaleRequest {
   return {
@@ -56,7 +56,7 @@ export function keepsCard(session: CheckoutSession, ticked: boolean | undefined)
 export function cardCharge(
   ctx: Context,
   card: CardInput,
-  browser: BrowserInfo,
+  browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
   saveCard: boolean,
 ): Charge {

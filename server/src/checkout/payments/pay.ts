@@ -44,11 +44,17 @@ export function callbackUrl(ctx: Context): string {
 }
 
 /**
+ * A widget request as the backend holds it once accepted: every EMV browser field present (the
+ * element leaves out the two it knows, javaEnabled and javascriptEnabled; schemas.ts fills them).
+ */
+export type Accepted<T extends { browser: BrowserInfo }> = T & { browser: Required<BrowserInfo> };
+
+/**
  * The EMV browser fields in the gateway's names (docs/gateway.md#request-fields, 3DS 2 browser
  * data).
  */
 export function browserFields(
-  browser: BrowserInfo,
+  browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
 ): Record<string, string> {
   return {
@@ -88,7 +94,7 @@ export async function startPayment(
   ctx: Context,
   sessionId: string,
   charge: Charge,
-  browser: BrowserInfo,
+  browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
 ): Promise<Order> {
   const claim = await claimSession(ctx, sessionId, {

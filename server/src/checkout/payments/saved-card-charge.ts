@@ -15,12 +15,12 @@ import type { BrowserRequestFacts } from '../request-facts.js';
 import { cardDetails, isExpired } from '../saved-cards/card-details.js';
 import { returnUrlOf } from './apply-status.js';
 import { cardFromGateway } from './card.js';
-import { browserFields, type Charge, callbackUrl } from './pay.js';
+import { type Accepted, browserFields, type Charge, callbackUrl } from './pay.js';
 
 export async function savedCardCharge(
   ctx: Context,
   session: CheckoutSession,
-  request: SavedCardPayRequest,
+  request: Accepted<SavedCardPayRequest>,
   facts: BrowserRequestFacts,
 ): Promise<Charge> {
   const offer = await ctx.store.sessionCards.byHandle(session.id, request.savedCard);

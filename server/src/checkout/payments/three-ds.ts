@@ -97,7 +97,7 @@ export async function submitMethodResult(
   ctx: Context,
   order: Order,
   threeDSCompInd: 'Y' | 'N' | 'U',
-  browser: BrowserInfo,
+  browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
 ): Promise<Order> {
   const alreadyReported = (current: Order): Order => {

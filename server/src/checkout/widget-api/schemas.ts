@@ -7,6 +7,7 @@ import type { CardPayRequest, SavedCardPayRequest } from '../../../../contract/a
 import { luhnValid } from '../../../../contract/card/luhn.js';
 import { isOneLine, ONE_LINE } from '../control-characters.js';
 import { parseOr400 } from '../errors.js';
+import type { Accepted } from '../payments/pay.js';
 import { emvColorDepth } from './emv-color-depth.js';
 import { emvLanguage } from './emv-language.js';
 
@@ -14,8 +15,9 @@ export const BrowserInfoSchema = z
   .object({
     // As the screen reports it (30-bit panels say 30): rounded down onto the EMV set, never refused.
     colorDepth: z.number().transform(emvColorDepth),
-    javaEnabled: z.boolean(),
-    javascriptEnabled: z.literal(true),
+    // Absent from the element's own requests: it runs, and no browser runs Java any more.
+    javaEnabled: z.boolean().default(false),
+    javascriptEnabled: z.literal(true).default(true),
     // Odd but real values (`en_US`, `zh-Hant-TW-x-private`) are normalised, never refused.
     language: z.string().transform(emvLanguage),
     screenHeight: z.number().int().min(0).max(999999),
@@ -71,7 +73,9 @@ export const SavedCardPayRequestSchema = z
   .strict();
 
 /** A pay body: a saved card's when it names `savedCard`, a typed card's otherwise. */
-export function parsePayRequest(body: unknown): CardPayRequest | SavedCardPayRequest {
+export function parsePayRequest(
+  body: unknown,
+): Accepted<CardPayRequest> | Accepted<SavedCardPayRequest> {
   const saved = typeof body === 'object' && body !== null && 'savedCard' in body;
   return saved ? parseOr400(SavedCardPayRequestSchema, body) : parseOr400(PayRequestSchema, body);
 }
