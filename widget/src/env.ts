@@ -14,12 +14,14 @@ export interface Env extends Clock {
   navigate(url: string): void;
 }
 
+// Called as functions, not as methods of this object: `env.fetch(...)` with the browser's own
+// fetch would run it on the wrong `this` (an Illegal invocation).
 export const browserEnv = (): Env => ({
-  fetch: (input, init) => globalThis.fetch(input, init),
-  setTimeout: (fn, ms) => window.setTimeout(fn, ms),
-  clearTimeout: (id) => window.clearTimeout(id),
+  fetch: (input, init) => fetch(input, init),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (id) => clearTimeout(id),
   now: () => Date.now(),
-  navigate: (url) => window.location.assign(url),
+  navigate: (url) => location.assign(url),
 });
 
 /** A delay on the given clock that ends early (rejecting) when `signal` aborts. */
