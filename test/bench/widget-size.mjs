@@ -29,7 +29,7 @@ export const BUDGET_GZIP = 25 * 1024;
  * that run).
  */
 export const TARGET_GZIP = 17_500;
-export const BEFORE_GZIP = 17424;
+export const BEFORE_GZIP = 17943;
 export const START_GZIP = 18914;
 /** Each language file beside the CDN file (dist/cdn/locales/<code>.js), gzip -9, at most. */
 export const LANGUAGE_BUDGET_GZIP = 2048;
