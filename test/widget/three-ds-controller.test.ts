@@ -40,6 +40,7 @@ function setUp(
   const calls: string[] = [];
   const nexts = [...(answers.next ?? [])];
   const api = {
+    origin: location.origin,
     next: async () => {
       calls.push('next');
       const a = nexts.shift();
@@ -63,7 +64,6 @@ function setUp(
   const ports: ThreeDsPorts = {
     api: () => api,
     env: () => env,
-    backendOrigin: () => location.origin,
     emit: (name, detail) => emitted.push([name, detail]),
     step: () => {},
     t: (key) => key,

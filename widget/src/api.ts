@@ -47,6 +47,8 @@ export interface ApiOptions {
 }
 
 export interface Api {
+  /** The backend's origin: the only one whose return pages' messages count. */
+  readonly origin: string;
   session(): Promise<SessionView>;
   pay(body: PayRequest): Promise<NextAction>;
   methodResult(body: MethodResultRequest): Promise<NextAction>;
@@ -127,6 +129,7 @@ export function createApi(o: ApiOptions): Api {
   }
 
   return {
+    origin: new URL(o.backend).origin,
     session: () => retried<SessionView>('GET', 'session'),
     pay: (body) => once<NextAction>('POST', 'pay', body),
     methodResult: (body) => retried<NextAction>('POST', 'method-result', body),

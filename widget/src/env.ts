@@ -18,8 +18,9 @@ export interface Env extends Clock {
 // fetch would run it on the wrong `this` (an Illegal invocation).
 export const browserEnv = (): Env => ({
   fetch: (input, init) => fetch(input, init),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (id) => clearTimeout(id),
+  // window's: the type checker that also sees Node's timers takes the browser's number ids.
+  setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+  clearTimeout: (id) => window.clearTimeout(id),
   now: () => Date.now(),
   navigate: (url) => location.assign(url),
 });

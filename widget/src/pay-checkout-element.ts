@@ -206,13 +206,6 @@ export class PayCheckoutElement extends LitElement {
   private readonly _threeDs = new ThreeDsController(this, {
     api: () => this._api(),
     env: () => this._env,
-    backendOrigin: () => {
-      try {
-        return new URL(this.backend, document.baseURI).origin;
-      } catch {
-        return '';
-      }
-    },
     emit: (...a) => this._emit(...a),
     step: (...a) => this._step(...a),
     t: (key) => this._t(key),

@@ -54,8 +54,6 @@ export interface ThreeDsPorts {
   /** A backend client bound to the element's lifetime. */
   api(): Api;
   env(): Env;
-  /** The backend's origin: the only one whose messages count. */
-  backendOrigin(): string;
   emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void;
   step(step: PayStep, order?: OrderView, message?: PayEventDetail<'pay-status'>['message']): void;
   t(key: StringKey): string;
@@ -205,12 +203,7 @@ export class ThreeDsController implements ReactiveController {
             timeoutMs:
               a.timeoutMs > 0 ? Math.min(a.timeoutMs, METHOD_TIMEOUT_MS) : METHOD_TIMEOUT_MS,
             clock: env,
-            completed: returnMessage(
-              this._ports.backendOrigin(),
-              a.order.attemptId,
-              ['method-complete'],
-              signal,
-            ),
+            completed: returnMessage(api.origin, a.order.attemptId, ['method-complete'], signal),
             signal,
           });
           this._ports.emit('pay-3ds-method', { phase: 'complete', compInd });
@@ -295,7 +288,7 @@ export class ThreeDsController implements ReactiveController {
       signal.addEventListener('abort', () => resolve('redirect'), { once: true });
       void later(CHALLENGE_TIMEOUT_MS, () => resolve('timeout'));
       void returnMessage(
-        this._ports.backendOrigin(),
+        api.origin,
         a.order.attemptId,
         ['challenge-complete', 'final'],
         openSignal,
