@@ -16,12 +16,13 @@ import type {
   NextAction,
   OrderStatus,
 } from '../../../../contract/api-types.js';
+// The EMV window for the 3DS Method (spec Limits: 10 seconds, then threeDSCompInd = N), the same
+// number the element times its Method frame by.
+import { METHOD_TIMEOUT_MS } from '../../../../contract/three-ds.js';
 import type { GatewayResult } from '../../gateway/index.js';
 import { FINAL_ORDER_STATUSES } from '../../store/index.js';
 import { creqWindowSize, isWindowSize } from './creq.js';
 
-/** The EMV window for the 3DS Method (spec Limits: 10 seconds, then threeDSCompInd = N). */
-export const METHOD_TIMEOUT_MS = 10_000;
 /** How soon the widget should ask again when there is nothing to do yet. */
 export const WAIT_RETRY_MS = 1_000;
 
