@@ -3,7 +3,7 @@
  * leading digits, as the gateway names brands (`VISA`, ...), its Luhn check digit, and what of it
  * may be shown. The brand table and the Luhn check are the contract's, shared with the widget.
  */
-import { type BrandId, detectBrand } from '../../contract/card/brands.js';
+import { BRANDS, type Brand, type BrandId, detectBrand } from '../../contract/card/brands.js';
 import { luhnValid } from '../../contract/card/luhn.js';
 
 /** The brands the gateway names, by the contract's brand ids; the others are `UNKNOWN` to it. */
@@ -20,6 +20,16 @@ const GATEWAY_BRANDS: Partial<Record<BrandId, string>> = {
 export function brandOf(pan: string): string {
   const brand = detectBrand(pan);
   return (brand && GATEWAY_BRANDS[brand.id]) ?? 'UNKNOWN';
+}
+
+/**
+ * The other way: our brand for a name the gateway gives one (`card-type`, get-card-info's brand),
+ * by the contract's id or display name in any case (`VISA`, `AMEX`, `AMERICAN EXPRESS`,
+ * `DINERS CLUB`), if we know it.
+ */
+export function brandNamed(gatewayName: string): Brand | undefined {
+  const name = gatewayName.toUpperCase();
+  return BRANDS.find((b) => b.id.toUpperCase() === name || b.name.toUpperCase() === name);
 }
 
 /**

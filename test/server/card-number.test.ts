@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { luhnValid } from '../../contract/card/luhn.js';
-import { brandOf, holdsCardNumber, maskPan } from '../../server/src/card-number.js';
+import { brandNamed, brandOf, holdsCardNumber, maskPan } from '../../server/src/card-number.js';
 
 test('brands by leading digits, as the gateway names them', () => {
   const cases: [string, string][] = [
@@ -67,4 +67,13 @@ test('holdsCardNumber: a Luhn-valid run of a brand and its length, however group
   ]) {
     assert.equal(holdsCardNumber(text), false, text);
   }
+});
+
+test("our brand for the gateway's name of it, by id or by name, in any case; none for a name we do not know", () => {
+  assert.deepEqual(
+    ['VISA', 'mastercard', 'AMEX', 'AMERICAN EXPRESS', 'Diners Club', 'MIR', 'UNKNOWN', 'ELO'].map(
+      (name) => brandNamed(name)?.id,
+    ),
+    ['visa', 'mastercard', 'amex', 'amex', 'diners', 'mir', undefined, undefined],
+  );
 });

@@ -4,16 +4,10 @@
  * now (card-details.ts), never from the store, which does not have them.
  */
 import type { SavedCardView } from '../../../../contract/api-types.js';
-import { BRANDS, type Brand } from '../../../../contract/card/brands.js';
+import { brandNamed } from '../../card-number.js';
 import type { OfferedCard, StoredCardRef } from '../../store/index.js';
 import { gatewayBrand } from '../payments/card.js';
 import { type CardDetails, isExpired } from './card-details.js';
-
-/** Our brand for the gateway's name of it (`VISA`, `MASTERCARD`, `AMEX`, `DINERS CLUB`), if we know it. */
-export function brandNamed(gatewayName: string): Brand | undefined {
-  const name = gatewayName.toUpperCase();
-  return BRANDS.find((b) => b.id.toUpperCase() === name || b.name.toUpperCase() === name);
-}
 
 /**
  * A saved card as the element shows it; undefined when the gateway did not give its expiry (the
