@@ -463,7 +463,7 @@ export class PayCheckoutElement extends LitElement {
     const browser = this._threeDs.browserInfo();
     const saved = this._savedCards._card(info);
     if (saved) {
-      this._lastCard = { brand: brandOfSaved(saved)?.id ?? null, last4: saved.last4 };
+      this._lastCard = { brand: saved.brandId ?? null, last4: saved.last4 };
       return { savedCard: saved.handle, ...(v.cvc ? { cvc: v.cvc } : {}), browser };
     }
     const number = digitsOnly(v.number);
