@@ -29,12 +29,16 @@ export type LanguageCode = (typeof LANGUAGES)[number];
 const RTL: readonly string[] = ['ar', 'he', 'fa', 'ur'];
 
 /** Old codes browsers still send for a language we speak. */
-const ALIASES: Record<string, LanguageCode> = { iw: 'he' };
+const ALIASES: ReadonlyMap<string, LanguageCode> = new Map([['iw', 'he']]);
 
-/** The language of a BCP 47 tag, or undefined when the element does not speak it. */
+/**
+ * The language of a BCP 47 tag, or undefined when the element does not speak it. The tag is
+ * anyone's (a browser's Accept-Language, a page's `lang`): it is looked up in a Map, never as an
+ * object's key, so `constructor` or `__proto__` is just a language we do not speak.
+ */
 export function languageOf(locale: string): LanguageCode | undefined {
   const primary = primaryOf(locale);
-  return ALIASES[primary] ?? LANGUAGES.find((l) => l === primary);
+  return ALIASES.get(primary) ?? LANGUAGES.find((l) => l === primary);
 }
 
 const primaryOf = (locale: string): string => locale.toLowerCase().split(/[-_]/)[0] ?? '';
