@@ -1,6 +1,6 @@
 /** DATA_DIR is its owner's alone: created 0700, tightened on every start, refused when others may write it. */
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -57,6 +57,48 @@ describe('secureDataDir', () => {
         secureDataDir(dataDir),
         /pglite is writable by other users \(mode 0775\)/,
       );
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('judges a DATA_DIR that is a symbolic link, or a link in it, by the folder it points to', async () => {
+    const root = await realpath(await mkdtemp(join(tmpdir(), 'data-dir-')));
+    try {
+      // DATA_DIR -> a folder anyone may write (as /var/lib/app -> /mnt/volume/app): refused.
+      const volume = join(root, 'volume');
+      await mkdir(volume, { mode: 0o700 });
+      await chmod(volume, 0o777);
+      const dataDir = join(root, 'data');
+      await symlink(volume, dataDir);
+      await assert.rejects(
+        secureDataDir(dataDir),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.message.includes(`${dataDir} (${volume}) is writable by other users (mode 0777)`),
+      );
+      assert.equal(await mode(volume), 0o777, 'nothing changed');
+      // A link inside DATA_DIR to such a folder: refused too; once it is the owner's, tightened.
+      await chmod(volume, 0o755);
+      const inner = join(root, 'pglite-volume');
+      await mkdir(inner);
+      await chmod(inner, 0o777);
+      await symlink(inner, join(volume, 'pglite'));
+      await assert.rejects(
+        secureDataDir(dataDir),
+        /pglite \(.*pglite-volume\) is writable by other users/,
+      );
+      await chmod(inner, 0o755);
+      await writeFile(join(inner, 'PG_VERSION'), '17');
+      await chmod(join(inner, 'PG_VERSION'), 0o644);
+      await secureDataDir(dataDir);
+      assert.deepEqual(
+        [await mode(volume), await mode(inner), await mode(join(inner, 'PG_VERSION'))],
+        [0o700, 0o700, 0o600],
+      );
+      // A loop of links ends.
+      await symlink(volume, join(inner, 'loop'));
+      await secureDataDir(dataDir);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
