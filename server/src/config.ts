@@ -289,6 +289,8 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     // Card data and the callback URL travel over these: only TLS, except to this machine.
     requireHttps('GATEWAY_URL', e.GATEWAY_URL);
     requireHttps('PUBLIC_URL', e.PUBLIC_URL as string);
+    // Events carry the customer's order data and the masked card: private in transit too.
+    if (e.WEBHOOK_URL) requireHttps('WEBHOOK_URL', e.WEBHOOK_URL);
     gateway = {
       url: e.GATEWAY_URL,
       endpointId: e.ENDPOINT_ID as string,

@@ -226,6 +226,18 @@ describe('config', () => {
       `GATEWAY_URL: ${httpsOnly}`,
     );
     fails({ ...GATEWAY, PUBLIC_URL: 'http://10.0.0.5:3000' }, `PUBLIC_URL: ${httpsOnly}`);
+    // Events carry the customer's order data: a webhook endpoint elsewhere is https: too.
+    fails(
+      { ...GATEWAY, WEBHOOK_URL: 'http://shop.example/hooks', WEBHOOK_SECRET: 'w'.repeat(32) },
+      `WEBHOOK_URL: ${httpsOnly}`,
+    );
+    assert.equal(
+      parseServerConfig(
+        { ...GATEWAY, WEBHOOK_URL: 'http://127.0.0.1:8080/hooks', WEBHOOK_SECRET: 'w'.repeat(32) },
+        { cwd: dir },
+      ).webhook?.url,
+      'http://127.0.0.1:8080/hooks',
+    );
     for (const [gatewayUrl, publicUrl] of [
       ['http://127.0.0.1:4000/paynet', 'http://localhost:3000'],
       ['http://localhost:4000/paynet', 'http://127.0.0.2:3000'],

@@ -163,6 +163,8 @@ export function resolveOptions(input: unknown, cwd: string = process.cwd()): Res
   // Card data and the callback URL travel over these: only TLS, except to this machine.
   requireHttps('gateway.url', o.gateway.url, '');
   requireHttps('publicUrl', o.publicUrl, '');
+  // Events carry the customer's order data and the masked card: private in transit too.
+  if (o.webhook) requireHttps('webhook.url', o.webhook.url, '');
   const privateKeyFile = o.gateway.privateKeyFile && resolve(cwd, o.gateway.privateKeyFile);
   if (privateKeyFile && !existsSync(privateKeyFile))
     throw new ConfigError('gateway.privateKeyFile', `no file at ${privateKeyFile}`);

@@ -111,6 +111,11 @@ describe('createPayCheckout options', () => {
       'gateway.url',
       'must be an https: URL (http: only for localhost, 127.0.0.0/8 or [::1])',
     );
+    rejects(
+      { ...VALID, webhook: { url: 'http://shop.example/hooks', secret: 'w'.repeat(32) } },
+      'webhook.url',
+      'must be an https: URL (http: only for localhost, 127.0.0.0/8 or [::1])',
+    );
     assert.equal(
       resolveOptions({ ...VALID, publicUrl: 'http://127.0.0.1:3000/pay' }).config.publicUrl,
       'http://127.0.0.1:3000/pay',
