@@ -17,10 +17,10 @@ import {
   ORDER_ID,
   order,
   sessionView,
-} from './helpers/fake-backend.js';
-import { flush } from './helpers/fake-clock.js';
-import { b64url, fakeLaunch, waitUntil } from './helpers/frames.js';
-import { BACKEND, fillCard, type Mounted, mount, payButton, typeInto } from './helpers/mount.js';
+} from './support/fake-backend.js';
+import { flush } from './support/fake-clock.js';
+import { b64url, fakeLaunch, waitUntil } from './support/frames.js';
+import { BACKEND, fillCard, type Mounted, mount, payButton, typeInto } from './support/mount.js';
 
 // axe-core is a UMD script: imported for its side effect, it sets window.axe.
 const axe = (globalThis as unknown as { axe: typeof import('axe-core') }).axe;

@@ -8,9 +8,9 @@ import type { NextAction } from '../../contract/api-types.js';
 import type { Api } from '../../widget/src/api.js';
 import type { Env } from '../../widget/src/env.js';
 import { ThreeDsController, type ThreeDsPorts } from '../../widget/src/three-ds/controller.js';
-import { finalApproved, order } from './helpers/fake-backend.js';
-import { FakeClock } from './helpers/fake-clock.js';
-import { fakeLaunch } from './helpers/frames.js';
+import { finalApproved, order } from './support/fake-backend.js';
+import { FakeClock } from './support/fake-clock.js';
+import { fakeLaunch } from './support/frames.js';
 
 /** The least a host is: the controller renders its dialog into `root`, its shadow root here. */
 function bareHost(root: HTMLElement, mode: 'auto' | 'iframe' | 'redirect') {
