@@ -10,7 +10,7 @@ import { expect } from '@open-wc/testing';
 import { emulateMedia, sendKeys, sendMouse, setViewport } from '@web/test-runner-commands';
 import 'axe-core';
 import type { NextAction } from '../../contract/api-types.js';
-import { FALLBACK_AFTER_MS } from '../../widget/src/three-ds/controller.js';
+import { FALLBACK_AFTER_MS } from '../../widget/src/three-ds/flow.js';
 import {
   FakeBackend,
   finalApproved,

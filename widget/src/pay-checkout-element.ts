@@ -33,7 +33,7 @@ import {
   withOverrides,
 } from './i18n/index.js';
 import { styles } from './pay-checkout.styles.js';
-import { type ChallengeMode, type FlowEnd, ThreeDsController } from './three-ds/controller.js';
+import { type ChallengeMode, FlowController, type FlowEnd } from './three-ds/flow.js';
 
 export type PayMode = SessionView['modes'][number];
 export type { ChallengeMode };
@@ -202,8 +202,8 @@ export class PayCheckoutElement extends LitElement {
   /** A returning shopper's saved cards and the chosen one's code (card/saved-cards.ts). */
   private readonly _savedCards = new SavedCards(this);
 
-  /** The 3-D Secure flow: the state machine and its dialog (three-ds/controller.ts). */
-  private readonly _threeDs = new ThreeDsController(this, {
+  /** The flow after Pay: NextActions, 3-D Secure and its dialog, to how it ended (three-ds/flow.ts). */
+  private readonly _flow = new FlowController(this, {
     api: () => this._api(),
     env: () => this._env,
     emit: (...a) => this._emit(...a),
@@ -266,7 +266,7 @@ export class PayCheckoutElement extends LitElement {
     if (!e.persisted) return;
     this._abort.abort();
     this._abort = new AbortController();
-    this._threeDs.stop();
+    this._flow.stop();
     this._busy = false;
     this._loadedFor = '';
     this.requestUpdate();
@@ -402,7 +402,7 @@ export class PayCheckoutElement extends LitElement {
           // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
           this._busy = true;
           this._step('waiting', order);
-          this._ended(await this._threeDs.follow(await this._api().next(), 'gateway', true));
+          this._ended(await this._flow.follow(await this._api().next(), 'gateway', true));
         } else this._step('ready');
       }
     } catch (e) {
@@ -419,7 +419,7 @@ export class PayCheckoutElement extends LitElement {
       this._emit('pay-submit', { mode: 'hosted', brand: null });
       this._step('paying');
       try {
-        this._ended(await this._threeDs.follow(await this._api().hosted(), 'hosted'));
+        this._ended(await this._flow.follow(await this._api().hosted(), 'hosted'));
       } catch (e) {
         this._fail(e);
       }
@@ -435,7 +435,7 @@ export class PayCheckoutElement extends LitElement {
       // The card is not needed again: it must not stay in the inputs while the page leaves for a
       // bank or comes back from the back/forward cache (another attempt types it again).
       this._card._clear();
-      this._ended(await this._threeDs.follow(action));
+      this._ended(await this._flow.follow(action));
     } catch (e) {
       this._fail(e);
     }
@@ -460,7 +460,7 @@ export class PayCheckoutElement extends LitElement {
       return undefined;
     }
     const v = this._card._values();
-    const browser = this._threeDs.browserInfo();
+    const browser = this._flow.browserInfo();
     const saved = this._savedCards._card(info);
     if (saved) {
       this._lastCard = { brand: saved.brandId ?? null, last4: saved.last4 };
@@ -668,6 +668,6 @@ export class PayCheckoutElement extends LitElement {
         role="status"
         aria-live="polite"
       >${this._announce}</div>
-      ${this._threeDs.render()}`;
+      ${this._flow.render()}`;
   }
 }
