@@ -21,17 +21,8 @@ import { brandOfSaved, SavedCards } from './card/saved-cards.js';
 import type { CardField } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayEventDetail, PayEventName, PayStep } from './events.js';
-import {
-  en,
-  fill,
-  formatAmount,
-  isRightToLeft,
-  languageOf,
-  loadLanguage,
-  type StringKey,
-  type Strings,
-  withOverrides,
-} from './i18n/index.js';
+import { en, type StringKey } from './i18n/index.js';
+import { LocalizeController } from './i18n/localize.js';
 import { styles } from './pay-checkout.styles.js';
 import { type ChallengeMode, FlowController, type FlowEnd } from './three-ds/flow.js';
 
@@ -172,10 +163,9 @@ export class PayCheckoutElement extends LitElement {
   private _abort = new AbortController();
   private _loadedFor = '';
   private _lastCard: { brand: BrandId | null; last4: string } | undefined;
-  /** The words shown, once the language's file is here (until then the element shows none). */
-  private _words: Strings | undefined;
-  private _wordsFor: unknown[] = [];
-  private _wordsReady: Promise<unknown> = Promise.resolve();
+
+  /** The words and direction: the language, its strings and the merchant's (i18n/localize.ts). */
+  private readonly _localize = new LocalizeController(this);
 
   /** The card form: its fields, their state, formatting and errors (card/card-form.ts). */
   private readonly _card = new CardForm(this, {
@@ -273,11 +263,6 @@ export class PayCheckoutElement extends LitElement {
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const wanted = [this._lang, this.strings];
-    if (wanted.some((w, i) => w !== this._wordsFor[i])) {
-      this._wordsFor = wanted;
-      this._wordsReady = this._loadWords(wanted);
-    }
     if (changed.has('mode') && this.mode !== 'hosted') this.mode = 'direct';
     if (changed.has('challenge') && !['auto', 'iframe', 'redirect'].includes(this.challenge))
       this.challenge = 'auto';
@@ -303,35 +288,9 @@ export class PayCheckoutElement extends LitElement {
     return { ...browserEnv(), ...this.env };
   }
 
-  private get _lang(): string {
-    return this.locale || document.documentElement.lang || navigator.language || 'en';
-  }
-
-  /** The language shown: the locale's, when the element speaks it (or the merchant gave words). */
-  private get _language(): string {
-    return languageOf(this._lang) ?? (this.strings ? this._lang : 'en');
-  }
-
-  /**
-   * The page's `dir` (on this element or an ancestor) when it sets one, else the language's: an
-   * Arabic checkout on an English page still reads right to left.
-   */
-  private get _dir(): string | undefined {
-    if (this.closest('[dir]')) return undefined;
-    return isRightToLeft(this._language) ? 'rtl' : 'ltr';
-  }
-
-  private async _loadWords(wanted: unknown[]): Promise<void> {
-    const base = await loadLanguage(languageOf(wanted[0] as string) ?? 'en');
-    if (wanted !== this._wordsFor) return;
-    const { strings, problems } = withOverrides(base, this.strings);
-    if (problems.length) console.warn('<pay-checkout>: strings refused', problems);
-    this._words = strings;
-    this.requestUpdate();
-  }
-
+  /** A string of the words shown, its slots filled (i18n/localize.ts). */
   private _t(key: StringKey, vars?: Record<string, string | number>): string {
-    return fill((this._words ?? en)[key], vars);
+    return this._localize._t(key, vars);
   }
 
   private _api(): Api {
@@ -376,7 +335,7 @@ export class PayCheckoutElement extends LitElement {
     this._view = 'loading';
     this._step('loading');
     // Nothing the shopper reads is written before their language is here.
-    const words = this._wordsReady;
+    const words = this._localize._ready;
     try {
       const info = await this._api().session();
       await words;
@@ -599,7 +558,7 @@ export class PayCheckoutElement extends LitElement {
 
   private _amountText(): string {
     const s = this._info;
-    return s ? formatAmount(s.amount, s.currency, this._lang) : '';
+    return s ? this._localize._amount(s.amount, s.currency) : '';
   }
 
   // ---- rendering ------------------------------------------------------------------------------------
@@ -624,8 +583,9 @@ export class PayCheckoutElement extends LitElement {
 
   protected override render(): TemplateResult {
     // Before the language's file is here, an empty box: no English flashes before Arabic.
-    if (!this._words) return html`<div class="root" aria-busy="true"></div>`;
-    return html`<div class="root" dir=${this._dir ?? nothing} lang=${this._language}>${this._content()}</div>`;
+    const l = this._localize;
+    if (!l._words) return html`<div class="root" aria-busy="true"></div>`;
+    return html`<div class="root" dir=${l._dir ?? nothing} lang=${l._language}>${this._content()}</div>`;
   }
 
   /** (Lit writes a boolean bound to an attribute as "true" or "false", what `aria-*` wants.) */
