@@ -14,11 +14,10 @@ import type {
 } from '../../contract/api-types.js';
 import type { BrandId } from '../../contract/card/brands.js';
 import { type Api, ApiError, createApi } from './api.js';
-import { CardForm } from './card/card-form.js';
+import { CardForm, fieldOfServer } from './card/card-form.js';
 import { parseExpiry } from './card/expiry.js';
 import { digitsOnly } from './card/format.js';
 import { brandOfSaved, SavedCards } from './card/saved-cards.js';
-import type { CardField } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayEventDetail, PayEventName, PayStep } from './events.js';
 import { en, type StringKey } from './i18n/index.js';
@@ -31,15 +30,6 @@ export type { ChallengeMode };
 
 type View = 'loading' | 'form' | 'result';
 type ResultKind = 'approved' | 'declined' | 'cancelled' | 'error';
-/** Backend field names (`error.field`) that point at one of our inputs. */
-const SERVER_FIELDS: Record<string, CardField> = {
-  number: 'number',
-  expMonth: 'expiry',
-  expYear: 'expiry',
-  cvc: 'cvc',
-  holder: 'name',
-};
-
 /** The gateway's final statuses: a flow that ends on one of them shows it, even after a cancel. */
 const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
 
@@ -187,6 +177,7 @@ export class PayCheckoutElement extends LitElement {
         card && { brand: brandOfSaved(card), optional: this._info?.savedCardCvc === 'optional' }
       );
     },
+    asksToSave: () => this._info?.saveCard === 'ask',
   });
 
   /** A returning shopper's saved cards and the chosen one's code (card/saved-cards.ts). */
@@ -428,11 +419,10 @@ export class PayCheckoutElement extends LitElement {
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
     this._lastCard = { brand: this._card._brand?.id ?? null, last4: number.slice(-4) };
-    const consent = this.renderRoot.querySelector<HTMLInputElement>('input[name="saveCard"]');
     return {
       card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
       browser,
-      ...(consent?.checked ? { saveCard: true } : {}),
+      ...(this._card._keep() ? { saveCard: true } : {}),
     };
   }
 
@@ -538,7 +528,7 @@ export class PayCheckoutElement extends LitElement {
         : new ApiError('internal', e instanceof Error ? e.message : String(e));
     const { message } = err;
     if (err.code === 'validation' && err.field) {
-      const field = SERVER_FIELDS[err.field.replace(/^card\./, '')];
+      const field = fieldOfServer(err.field);
       if (field) {
         // The backend refused one of our fields: back to the form, the error on that field.
         this._busy = false;
@@ -569,13 +559,7 @@ export class PayCheckoutElement extends LitElement {
    */
   private _cardChoice(busy: boolean): TemplateResult {
     const info = this._info;
-    const saved = this._savedCards._card(info);
-    const form = html`${this._card._render(busy)}${
-      !saved && info?.saveCard === 'ask'
-        ? html`<label class="consent" part="save-card"><input type="checkbox" name="saveCard"
-            ?disabled=${busy} /> ${this._t('saveCard')}</label>`
-        : nothing
-    }`;
+    const form = this._card._render(busy);
     return info?.savedCards?.length
       ? this._savedCards._render(info, busy, (k) => this._t(k), form)
       : form;
