@@ -7,7 +7,7 @@ import { minifyLiteralsPlugin } from './scripts/minify-literals.mjs';
 
 /**
  * Properties the minifier renames: `_name`, our convention for a member no one outside the widget
- * reads (the element's internal reactive state, `_view`, `_busy`, ...; every `private` member of
+ * reads (the element's internal reactive state, `_status`, `_result`, ...; every `private` member of
  * the element and its controllers, rather than a `#name`, which would stay `#e`-long and be
  * declared once more in the class body: about 80 B of gzip). Lit's own internals are
  * `_$name` and never match; nothing public (attributes, properties, event details, the backend's

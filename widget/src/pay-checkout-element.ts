@@ -28,7 +28,12 @@ import { type ChallengeMode, FlowController, type FlowEnd } from './three-ds/flo
 export type PayMode = SessionView['modes'][number];
 export type { ChallengeMode };
 
-type View = 'loading' | 'form' | 'result';
+/**
+ * Where the element is, one state at a time (Lit's TaskStatus is the model): `loading` the session
+ * (and the words), `ready` for Pay, `paying` (a payment under way, the form busy), `ended` (the
+ * result panel, `_result`).
+ */
+type Status = 'loading' | 'ready' | 'paying' | 'ended';
 type ResultKind = 'approved' | 'declined' | 'cancelled' | 'error';
 /** The gateway's final statuses: a flow that ends on one of them shows it, even after a cancel. */
 const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
@@ -106,8 +111,7 @@ export class PayCheckoutElement extends LitElement {
     strings: { attribute: false },
     challengeWindowSize: { attribute: 'challenge-window-size' },
     env: { attribute: false },
-    _view: { state: true },
-    _busy: { state: true },
+    _status: { state: true },
     _info: { state: true },
     _result: { state: true },
     _notice: { state: true },
@@ -140,8 +144,7 @@ export class PayCheckoutElement extends LitElement {
 
   // What no one outside the element reads is `private` and starts with an underscore: the CDN
   // build shortens such names (vite.config.ts).
-  private _view: View = 'loading';
-  private _busy = false;
+  private _status: Status = 'loading';
   declare private _info: SessionView | undefined;
   declare private _result:
     | { kind: ResultKind; title: string; detail: string; retry: boolean }
@@ -211,7 +214,7 @@ export class PayCheckoutElement extends LitElement {
 
   /** Clears the form and errors and reads the session again (a retry after a network error). */
   reset(): void {
-    if (this._busy) return;
+    if (this._status === 'paying') return;
     this._card._reset();
     this._result = undefined;
     this._announce = '';
@@ -233,10 +236,11 @@ export class PayCheckoutElement extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // Aborting cancels the session fetches (they reject with an AbortError, which _fail ignores);
-    // the 3-D Secure controller stops its own flow.
+    // the FlowController stops its own flow.
     this._abort.abort();
     window.removeEventListener('pageshow', this._onPageShow);
-    this._busy = false;
+    // A payment under way stops with the flow; any other state stays.
+    if (this._status === 'paying') this._status = 'ready';
   }
 
   /**
@@ -248,7 +252,7 @@ export class PayCheckoutElement extends LitElement {
     this._abort.abort();
     this._abort = new AbortController();
     this._flow.stop();
-    this._busy = false;
+    if (this._status === 'paying') this._status = 'ready';
     this._loadedFor = '';
     this.requestUpdate();
   };
@@ -266,7 +270,7 @@ export class PayCheckoutElement extends LitElement {
       this.backend &&
       this.session &&
       key !== this._loadedFor &&
-      !this._busy
+      this._status !== 'paying'
     ) {
       this._loadedFor = key;
       void this._load();
@@ -323,7 +327,7 @@ export class PayCheckoutElement extends LitElement {
   // ---- the payment ---------------------------------------------------------------------------------
 
   private async _load(): Promise<void> {
-    this._view = 'loading';
+    this._status = 'loading';
     this._step('loading');
     // Nothing the shopper reads is written before their language is here.
     const words = this._localize._ready;
@@ -346,14 +350,14 @@ export class PayCheckoutElement extends LitElement {
       // Back from a failed attempt (a hosted form, a redirect): the form, and why it is back.
       else if (state === 'open' && order)
         this._ended({ kind: order.abandoned ? 'abandoned' : 'final', order });
-      else {
-        this._view = 'form';
-        if (state === 'paying' || state === 'completed') {
-          // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
-          this._busy = true;
-          this._step('waiting', order);
-          this._ended(await this._flow.follow(await this._api().next(), 'gateway', true));
-        } else this._step('ready');
+      else if (state === 'paying' || state === 'completed') {
+        // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
+        this._status = 'paying';
+        this._step('waiting', order);
+        this._ended(await this._flow.follow(await this._api().next(), 'gateway', true));
+      } else {
+        this._status = 'ready';
+        this._step('ready');
       }
     } catch (e) {
       await words;
@@ -362,10 +366,10 @@ export class PayCheckoutElement extends LitElement {
   }
 
   private async _pay(): Promise<void> {
-    if (this._busy || this._view !== 'form' || !this._info) return;
+    if (this._status !== 'ready' || !this._info) return;
     this._notice = '';
     if (this.mode === 'hosted') {
-      this._busy = true;
+      this._status = 'paying';
       this._emit('pay-submit', { mode: 'hosted', brand: null });
       this._step('paying');
       try {
@@ -377,7 +381,7 @@ export class PayCheckoutElement extends LitElement {
     }
     const request = await this._request(this._info);
     if (!request) return;
-    this._busy = true;
+    this._status = 'paying';
     this._emit('pay-submit', { mode: 'direct', ...this._lastCard! });
     this._step('paying');
     try {
@@ -461,8 +465,7 @@ export class PayCheckoutElement extends LitElement {
     this._card._reset();
     this._notice = `${why} ${this._t('again')}`;
     this._announce = this._notice;
-    this._busy = false;
-    this._view = 'form';
+    this._status = 'ready';
     this._card._focus(this._card._saved() ? 'cvc' : 'number');
   }
 
@@ -512,8 +515,7 @@ export class PayCheckoutElement extends LitElement {
     const title = this._t(kind);
     const text = this._t(detail, { amount: this._amountText(), card });
     this._result = { kind, title, detail: text, retry };
-    this._busy = false;
-    this._view = 'result';
+    this._status = 'ended';
     this._announce = `${title}. ${text}`;
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLElement>('.result h2')?.focus(),
@@ -531,8 +533,7 @@ export class PayCheckoutElement extends LitElement {
       const field = fieldOfServer(err.field);
       if (field) {
         // The backend refused one of our fields: back to the form, the error on that field.
-        this._busy = false;
-        this._view = 'form';
+        this._status = 'ready';
         this._card._refuse(field, message);
         this._announce = message;
         this._emit('pay-error', { code: 'validation', message, field });
@@ -574,8 +575,9 @@ export class PayCheckoutElement extends LitElement {
 
   /** (Lit writes a boolean bound to an attribute as "true" or "false", what `aria-*` wants.) */
   private _content(): TemplateResult {
-    const busy = this._busy || this._view === 'loading';
-    const result = this._view === 'result' && this._result;
+    const paying = this._status === 'paying';
+    const busy = paying || this._status === 'loading';
+    const result = this._status === 'ended' && this._result;
     const amount = this._amountText();
     return html`${
       this._info?.testMode
@@ -596,8 +598,8 @@ export class PayCheckoutElement extends LitElement {
                 : this._cardChoice(busy)
             }
             <button type="submit" part="button" aria-disabled=${busy}>
-              ${this._busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${
-                this._busy
+              ${paying ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${
+                paying
                   ? this._t('paying')
                   : amount
                     ? this._t('pay', { amount })
@@ -607,7 +609,7 @@ export class PayCheckoutElement extends LitElement {
           </form>`
     }
       <div
-        class=${this._busy ? 'status' : 'status sr-only'}
+        class=${paying ? 'status' : 'status sr-only'}
         part="status"
         role="status"
         aria-live="polite"
