@@ -14,7 +14,7 @@ import type {
 } from '../../contract/api-types.js';
 import type { BrandId } from '../../contract/card/brands.js';
 import { type Api, ApiError, createApi } from './api.js';
-import { CardForm, fieldOfServer } from './card/card-form.js';
+import { CardForm } from './card/card-form.js';
 import { parseExpiry } from './card/expiry.js';
 import { digitsOnly } from './card/format.js';
 import { brandOfSaved, SavedCards } from './card/saved-cards.js';
@@ -22,6 +22,7 @@ import { browserEnv, type Env } from './env.js';
 import type { PayEventDetail, PayEventName, PayStep } from './events.js';
 import { en, type StringKey } from './i18n/index.js';
 import { LocalizeController } from './i18n/localize.js';
+import { failureOf, type Outcome, outcomeOf, type ResultKind } from './outcome.js';
 import { styles } from './pay-checkout.styles.js';
 import { type ChallengeMode, FlowController, type FlowEnd } from './three-ds/flow.js';
 
@@ -34,9 +35,6 @@ export type { ChallengeMode };
  * result panel, `_result`).
  */
 type Status = 'loading' | 'ready' | 'paying' | 'ended';
-type ResultKind = 'approved' | 'declined' | 'cancelled' | 'error';
-/** The gateway's final statuses: a flow that ends on one of them shows it, even after a cancel. */
-const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
 
 /**
  * `<pay-checkout>`: a card payment form that talks to the companion backend only, and walks the
@@ -430,31 +428,26 @@ export class PayCheckoutElement extends LitElement {
     };
   }
 
-  /**
-   * Shows how the payment flow ended. A final status of the gateway wins over a cancel. An attempt
-   * that failed or was left gives the form back while the session takes another.
-   */
+  /** Shows how the payment flow ended (outcome.ts); nothing when the page is leaving. */
   private _ended(end: FlowEnd): void {
-    if (end.kind === 'left') return;
-    const { order } = end;
-    const attemptsLeft = order.attemptsLeft;
-    if (end.kind === 'final' || FINAL.includes(order.status)) {
-      this._finish(order);
-      return;
-    }
-    // Timed out, or cancelled or left: the form again with why, or the result at the last attempt.
-    const { kind } = end;
-    const timeout = kind === 'timeout';
-    const why: StringKey = kind === 'timeout' ? 'error.three-ds-timeout' : `${kind}Detail`;
-    const message = this._t(why);
-    if (attemptsLeft) this._again(message);
-    else if (timeout) this._showResult('error', why);
-    else this._showResult('cancelled');
-    this._emit('pay-error', {
-      code: timeout ? 'three-ds-timeout' : 'challenge-cancelled',
-      message,
-      attemptsLeft,
-    });
+    if (end.kind !== 'left') this._show(outcomeOf(end, (k) => this._t(k)));
+  }
+
+  private _fail(e: unknown): void {
+    if (!this._abort.signal.aborted) this._show(failureOf(e));
+  }
+
+  /** Carries an outcome out: what shows, then the event that says so. */
+  private _show({ shown, event, final }: Outcome): void {
+    if (final) this._card._clear();
+    if (shown.to === 'form') this._again(this._t(shown.why));
+    else if (shown.to === 'field') {
+      this._status = 'ready';
+      this._card._refuse(shown.field, shown.message);
+      this._announce = shown.message;
+    } else this._showResult(shown.kind, shown.detail, shown.card, shown.retry);
+    this._emit(event.name, event.detail);
+    if (final) this._step('final', final);
   }
 
   /**
@@ -467,42 +460,6 @@ export class PayCheckoutElement extends LitElement {
     this._announce = this._notice;
     this._status = 'ready';
     this._card._focus(this._card._saved() ? 'cvc' : 'number');
-  }
-
-  private _finish(order: OrderView): void {
-    this._card._clear();
-    // The backend's record of the card paid with (the one sent, or the gateway's).
-    const { orderId, status, attemptsLeft, card } = order;
-    if (status === 'approved') {
-      // A card typed on the gateway's page is known only when the gateway named it.
-      this._showResult('approved', card ? undefined : 'approvedPlain', card?.masked);
-      const { gatewayOrderId, amount, amountMinor, currency } = order;
-      this._emit('pay-success', {
-        orderId,
-        ...(gatewayOrderId ? { gatewayOrderId } : {}),
-        amount,
-        amountMinor,
-        currency,
-        ...(card ? { card } : {}),
-      });
-    } else if (status === 'declined' || status === 'error' || status === 'filtered') {
-      const { reason, errorCode, declineReason } = order;
-      // The backend names what the shopper can be told of the gateway's code.
-      const why: StringKey = declineReason ? `decline.${declineReason}` : 'declinedDetail';
-      if (attemptsLeft) this._again(this._t(why));
-      else this._showResult('declined', why);
-      this._emit('pay-declined', {
-        orderId,
-        status,
-        ...(reason ? { reason } : {}),
-        ...(errorCode ? { errorCode } : {}),
-        attemptsLeft,
-      });
-    } else {
-      // A `final` for a non-final status: the session took the attempt back (cancelled or left).
-      this._ended({ kind: order.abandoned ? 'abandoned' : 'cancelled', order });
-    }
-    this._step('final', order);
   }
 
   /** The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it. */
@@ -520,31 +477,6 @@ export class PayCheckoutElement extends LitElement {
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLElement>('.result h2')?.focus(),
     );
-  }
-
-  private _fail(e: unknown): void {
-    if (this._abort.signal.aborted) return;
-    const err =
-      e instanceof ApiError
-        ? e
-        : new ApiError('internal', e instanceof Error ? e.message : String(e));
-    const { message } = err;
-    if (err.code === 'validation' && err.field) {
-      const field = fieldOfServer(err.field);
-      if (field) {
-        // The backend refused one of our fields: back to the form, the error on that field.
-        this._status = 'ready';
-        this._card._refuse(field, message);
-        this._announce = message;
-        this._emit('pay-error', { code: 'validation', message, field });
-        return;
-      }
-    }
-    const { code } = err;
-    // These three have words of their own (`error.<code>`); a network failure offers a retry.
-    const own = code === 'network' || code === 'session-expired' || code === 'conflict';
-    this._showResult('error', own ? `error.${code}` : undefined, undefined, code === 'network');
-    this._emit('pay-error', { code, message });
   }
 
   private _amountText(): string {
