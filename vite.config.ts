@@ -7,13 +7,13 @@ import { minifyLiteralsPlugin } from './scripts/minify-literals.mjs';
 
 /**
  * Properties the minifier renames: `_name`, our convention for a member no one outside the widget
- * reads (the element's internal reactive state, `_view`, `_busy`, ...; every `private` member of
- * the element and its controllers, rather than a `#name`, which would stay `#e`-long and be
+ * reads (the element's internal reactive state, `_status`, `_result`, ...; every `private` member
+ * of the element and its controllers, rather than a `#name`, which would stay `#e`-long and be
  * declared once more in the class body: about 80 B of gzip). Lit's own internals are
  * `_$name` and never match; nothing public (attributes, properties, event details, the backend's
  * JSON) starts with `_`. The minifier renames every `obj._name` and `{ _name }` alike, so the one
- * way to break it is to reach such a member through a string (`changed.has('_view')`,
- * `obj['_view']`); internalNamesAsStrings() refuses a build whose sources do.
+ * way to break it is to reach such a member through a string (`changed.has('_status')`,
+ * `obj['_status']`); internalNamesAsStrings() refuses a build whose sources do.
  */
 const INTERNAL_PROPERTY = /^_[a-z]/;
 

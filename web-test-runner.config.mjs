@@ -3,7 +3,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { chromeLauncher } from '@web/test-runner-chrome';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './test/chromium.mjs';
-import { fakePages } from './test/widget/helpers/fake-pages.mjs';
+import { fakePages } from './test/widget/support/fake-pages.mjs';
 
 /**
  * The element imports a language as `./locales/<code>.js` by a computed path at run time, which

@@ -74,7 +74,7 @@ const br = brotliCompressSync(cdn, { params: { [constants.BROTLI_PARAM_QUALITY]:
 console.log(`dist/cdn/pay-checkout.js: ${cdn.length} B min, ${gz} B gzip -9, ${br} B brotli`);
 
 /**
- * The analyzer lists Lit's internal reactive state (`_view`, ...) as attributes, private `_` and `#`
+ * The analyzer lists Lit's internal reactive state (`_status`, ...) as attributes, private `_` and `#`
  * members as members, and reads the generic `this._emit(name, ...)` helper as an event called
  * "name"; none of them is public API.
  */

@@ -30,6 +30,8 @@ function showResult(text) {
 
 // ---- checkout ------------------------------------------------------------------------------
 
+// widget/src/events.ts's PAY_EVENTS (this page is plain JavaScript): test/widget/events.test.ts
+// checks the two lists match.
 const EVENTS = [
   'pay-ready',
   'pay-change',

@@ -10,17 +10,17 @@ import { expect } from '@open-wc/testing';
 import { emulateMedia, sendKeys, sendMouse, setViewport } from '@web/test-runner-commands';
 import 'axe-core';
 import type { NextAction } from '../../contract/api-types.js';
-import { FALLBACK_AFTER_MS } from '../../widget/src/three-ds/controller.js';
+import { FALLBACK_AFTER_MS } from '../../widget/src/three-ds/flow.js';
 import {
   FakeBackend,
   finalApproved,
   ORDER_ID,
   order,
   sessionView,
-} from './helpers/fake-backend.js';
-import { flush } from './helpers/fake-clock.js';
-import { b64url, fakeLaunch, waitUntil } from './helpers/frames.js';
-import { BACKEND, fillCard, type Mounted, mount, payButton, typeInto } from './helpers/mount.js';
+} from './support/fake-backend.js';
+import { flush } from './support/fake-clock.js';
+import { b64url, fakeLaunch, waitUntil } from './support/frames.js';
+import { BACKEND, fillCard, type Mounted, mount, payButton, typeInto } from './support/mount.js';
 
 // axe-core is a UMD script: imported for its side effect, it sets window.axe.
 const axe = (globalThis as unknown as { axe: typeof import('axe-core') }).axe;

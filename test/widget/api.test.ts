@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { ApiError, createApi, RETRY_DELAYS_MS } from '../../widget/src/api.js';
-import { FakeBackend, finalApproved, sessionView } from './helpers/fake-backend.js';
-import { FakeClock } from './helpers/fake-clock.js';
+import { FakeBackend, finalApproved, sessionView } from './support/fake-backend.js';
+import { FakeClock } from './support/fake-clock.js';
 
 const base = `${location.origin}/fake-backend`;
 const make = (

@@ -9,7 +9,7 @@ const CDN_FILE = new URL('../../dist/cdn/pay-checkout.js', import.meta.url).path
 if (!existsSync(CDN_FILE))
   throw new Error('no dist/cdn/pay-checkout.js: run node scripts/build.mjs --cdn');
 
-/** The element's entry, as the test helpers import it, becomes the CDN file. */
+/** The element's entry, as test/widget/support/mount.ts imports it, becomes the CDN file. */
 const useCdnFile = {
   name: 'use-cdn-file',
   resolveImport({ source }) {

@@ -3,7 +3,7 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { NextAction } from '../../contract/api-types.js';
 import { unsafeUrlOf } from '../../contract/safe-url.js';
 import { CHALLENGE_TIMEOUT_MS } from '../../contract/three-ds.js';
-import { CHALLENGE_POLL_MIN_MS, FALLBACK_AFTER_MS } from '../../widget/src/three-ds/controller.js';
+import { CHALLENGE_POLL_MIN_MS, FALLBACK_AFTER_MS } from '../../widget/src/three-ds/flow.js';
 import {
   FakeBackend,
   finalApproved,
@@ -11,8 +11,8 @@ import {
   ORDER_ID,
   order,
   sessionView,
-} from './helpers/fake-backend.js';
-import { flush } from './helpers/fake-clock.js';
+} from './support/fake-backend.js';
+import { flush } from './support/fake-clock.js';
 import {
   b64url,
   fakeLaunch,
@@ -20,8 +20,8 @@ import {
   pageIn,
   receivedBy,
   waitUntil,
-} from './helpers/frames.js';
-import { BACKEND, fillCard, type Mounted, mount, payButton } from './helpers/mount.js';
+} from './support/frames.js';
+import { BACKEND, fillCard, type Mounted, mount, payButton } from './support/mount.js';
 
 const ORIGIN = location.origin;
 const returnUrl = (type: string) => `${BACKEND}/return/${type}/${ORDER_ID}`;

@@ -6,10 +6,10 @@ import {
   ORDER_ID,
   order,
   sessionView,
-} from './helpers/fake-backend.js';
-import { flush } from './helpers/fake-clock.js';
-import { fakeLaunch } from './helpers/frames.js';
-import { fillCard, type Mounted, mount, payButton } from './helpers/mount.js';
+} from './support/fake-backend.js';
+import { flush } from './support/fake-clock.js';
+import { fakeLaunch } from './support/frames.js';
+import { fillCard, type Mounted, mount, payButton } from './support/mount.js';
 
 let m: Mounted | undefined;
 afterEach(() => {

@@ -1,9 +1,9 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import 'axe-core';
-import { FakeBackend, finalApproved, order, sessionView } from './helpers/fake-backend.js';
-import { flush } from './helpers/fake-clock.js';
-import { fillCard, type Mounted, mount, payButton, typeInto } from './helpers/mount.js';
+import { FakeBackend, finalApproved, order, sessionView } from './support/fake-backend.js';
+import { flush } from './support/fake-clock.js';
+import { fillCard, type Mounted, mount, payButton, typeInto } from './support/mount.js';
 
 // axe-core is a UMD script: imported for its side effect, it sets window.axe.
 const axe = (globalThis as unknown as { axe: typeof import('axe-core') }).axe;

@@ -1,8 +1,8 @@
 import { expect } from '@open-wc/testing';
 import type { NextAction } from '../../contract/api-types.js';
 import { en, loadLanguage } from '../../widget/src/i18n/index.js';
-import { order } from './helpers/fake-backend.js';
-import { fillCard, type Mounted, mount, payButton } from './helpers/mount.js';
+import { order } from './support/fake-backend.js';
+import { fillCard, type Mounted, mount, payButton } from './support/mount.js';
 
 describe('the element in a language', () => {
   let m: Mounted | undefined;

@@ -1,8 +1,8 @@
 import { expect } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import type { NextAction, SavedCardView } from '../../contract/api-types.js';
-import { FakeBackend, finalApproved, order, sessionView } from './helpers/fake-backend.js';
-import { fillCard, type Mounted, mount, payButton } from './helpers/mount.js';
+import { FakeBackend, finalApproved, order, sessionView } from './support/fake-backend.js';
+import { fillCard, type Mounted, mount, payButton } from './support/mount.js';
 
 let m: Mounted | undefined;
 afterEach(() => {

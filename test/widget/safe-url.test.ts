@@ -1,7 +1,7 @@
 import { expect } from '@open-wc/testing';
 import type { NextAction } from '../../contract/api-types.js';
 import { isSafeUrl, unsafeUrlOf } from '../../contract/safe-url.js';
-import { order } from './helpers/fake-backend.js';
+import { order } from './support/fake-backend.js';
 
 describe('safe URLs', () => {
   it('passes https anywhere and http to loopback only', () => {

@@ -8,7 +8,7 @@ import {
 import { actionWindowSize, frameStyle } from '../../widget/src/three-ds/challenge.js';
 import { markLaunched, wasLaunched } from '../../widget/src/three-ds/launched.js';
 import { isReturnMessage, returnMessage } from '../../widget/src/three-ds/messages.js';
-import { order } from './helpers/fake-backend.js';
+import { order } from './support/fake-backend.js';
 
 describe('browser info', () => {
   it('collects the EMV fields from the window', () => {

@@ -120,6 +120,27 @@ export interface PayCheckoutEventMap {
 export type PayEventName = keyof PayCheckoutEventMap;
 export type PayEventDetail<K extends PayEventName> = PayCheckoutEventMap[K]['detail'];
 
+/**
+ * Every event the element fires, in the map's order: the one list a page or a test listens with.
+ * (Not exported by the package entry, so it stays out of the CDN file.)
+ */
+export const PAY_EVENTS = [
+  'pay-ready',
+  'pay-change',
+  'pay-submit',
+  'pay-3ds-method',
+  'pay-challenge',
+  'pay-redirect',
+  'pay-status',
+  'pay-success',
+  'pay-declined',
+  'pay-error',
+] as const satisfies readonly PayEventName[];
+
+/** Fails to compile while the map has an event that PAY_EVENTS leaves out. */
+export type EveryEventListed<T extends never = Exclude<PayEventName, (typeof PAY_EVENTS)[number]>> =
+  T;
+
 declare global {
   // Typed `addEventListener('pay-success', e => e.detail.orderId)` anywhere in the page.
   interface HTMLElementEventMap extends PayCheckoutEventMap {}

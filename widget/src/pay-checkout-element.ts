@@ -18,39 +18,23 @@ import { CardForm } from './card/card-form.js';
 import { parseExpiry } from './card/expiry.js';
 import { digitsOnly } from './card/format.js';
 import { brandOfSaved, SavedCards } from './card/saved-cards.js';
-import type { CardField } from './card/validate.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayEventDetail, PayEventName, PayStep } from './events.js';
-import {
-  en,
-  fill,
-  formatAmount,
-  isRightToLeft,
-  languageOf,
-  loadLanguage,
-  type StringKey,
-  type Strings,
-  withOverrides,
-} from './i18n/index.js';
+import { en, type StringKey } from './i18n/index.js';
+import { LocalizeController } from './i18n/localize.js';
+import { failureOf, type Outcome, outcomeOf, type ResultKind } from './outcome.js';
 import { styles } from './pay-checkout.styles.js';
-import { type ChallengeMode, type FlowEnd, ThreeDsController } from './three-ds/controller.js';
+import { type ChallengeMode, FlowController, type FlowEnd } from './three-ds/flow.js';
 
 export type PayMode = SessionView['modes'][number];
 export type { ChallengeMode };
 
-type View = 'loading' | 'form' | 'result';
-type ResultKind = 'approved' | 'declined' | 'cancelled' | 'error';
-/** Backend field names (`error.field`) that point at one of our inputs. */
-const SERVER_FIELDS: Record<string, CardField> = {
-  number: 'number',
-  expMonth: 'expiry',
-  expYear: 'expiry',
-  cvc: 'cvc',
-  holder: 'name',
-};
-
-/** The gateway's final statuses: a flow that ends on one of them shows it, even after a cancel. */
-const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
+/**
+ * Where the element is, one state at a time (Lit's TaskStatus is the model): `loading` the session
+ * (and the words), `ready` for Pay, `paying` (a payment under way, the form busy), `ended` (the
+ * result panel, `_result`).
+ */
+type Status = 'loading' | 'ready' | 'paying' | 'ended';
 
 /**
  * `<pay-checkout>`: a card payment form that talks to the companion backend only, and walks the
@@ -125,8 +109,7 @@ export class PayCheckoutElement extends LitElement {
     strings: { attribute: false },
     challengeWindowSize: { attribute: 'challenge-window-size' },
     env: { attribute: false },
-    _view: { state: true },
-    _busy: { state: true },
+    _status: { state: true },
     _info: { state: true },
     _result: { state: true },
     _notice: { state: true },
@@ -159,8 +142,7 @@ export class PayCheckoutElement extends LitElement {
 
   // What no one outside the element reads is `private` and starts with an underscore: the CDN
   // build shortens such names (vite.config.ts).
-  private _view: View = 'loading';
-  private _busy = false;
+  private _status: Status = 'loading';
   declare private _info: SessionView | undefined;
   declare private _result:
     | { kind: ResultKind; title: string; detail: string; retry: boolean }
@@ -172,10 +154,9 @@ export class PayCheckoutElement extends LitElement {
   private _abort = new AbortController();
   private _loadedFor = '';
   private _lastCard: { brand: BrandId | null; last4: string } | undefined;
-  /** The words shown, once the language's file is here (until then the element shows none). */
-  private _words: Strings | undefined;
-  private _wordsFor: unknown[] = [];
-  private _wordsReady: Promise<unknown> = Promise.resolve();
+
+  /** The words and direction: the language, its strings and the merchant's (i18n/localize.ts). */
+  private readonly _localize = new LocalizeController(this);
 
   /** The card form: its fields, their state, formatting and errors (card/card-form.ts). */
   private readonly _card = new CardForm(this, {
@@ -197,13 +178,14 @@ export class PayCheckoutElement extends LitElement {
         card && { brand: brandOfSaved(card), optional: this._info?.savedCardCvc === 'optional' }
       );
     },
+    asksToSave: () => this._info?.saveCard === 'ask',
   });
 
   /** A returning shopper's saved cards and the chosen one's code (card/saved-cards.ts). */
   private readonly _savedCards = new SavedCards(this);
 
-  /** The 3-D Secure flow: the state machine and its dialog (three-ds/controller.ts). */
-  private readonly _threeDs = new ThreeDsController(this, {
+  /** The flow after Pay: NextActions, 3-D Secure and its dialog, to how it ended (three-ds/flow.ts). */
+  private readonly _flow = new FlowController(this, {
     api: () => this._api(),
     env: () => this._env,
     emit: (...a) => this._emit(...a),
@@ -230,7 +212,7 @@ export class PayCheckoutElement extends LitElement {
 
   /** Clears the form and errors and reads the session again (a retry after a network error). */
   reset(): void {
-    if (this._busy) return;
+    if (this._status === 'paying') return;
     this._card._reset();
     this._result = undefined;
     this._announce = '';
@@ -252,10 +234,11 @@ export class PayCheckoutElement extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     // Aborting cancels the session fetches (they reject with an AbortError, which _fail ignores);
-    // the 3-D Secure controller stops its own flow.
+    // the FlowController stops its own flow.
     this._abort.abort();
     window.removeEventListener('pageshow', this._onPageShow);
-    this._busy = false;
+    // A payment under way stops with the flow; any other state stays.
+    if (this._status === 'paying') this._status = 'ready';
   }
 
   /**
@@ -266,18 +249,13 @@ export class PayCheckoutElement extends LitElement {
     if (!e.persisted) return;
     this._abort.abort();
     this._abort = new AbortController();
-    this._threeDs.stop();
-    this._busy = false;
+    this._flow.stop();
+    if (this._status === 'paying') this._status = 'ready';
     this._loadedFor = '';
     this.requestUpdate();
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const wanted = [this._lang, this.strings];
-    if (wanted.some((w, i) => w !== this._wordsFor[i])) {
-      this._wordsFor = wanted;
-      this._wordsReady = this._loadWords(wanted);
-    }
     if (changed.has('mode') && this.mode !== 'hosted') this.mode = 'direct';
     if (changed.has('challenge') && !['auto', 'iframe', 'redirect'].includes(this.challenge))
       this.challenge = 'auto';
@@ -290,7 +268,7 @@ export class PayCheckoutElement extends LitElement {
       this.backend &&
       this.session &&
       key !== this._loadedFor &&
-      !this._busy
+      this._status !== 'paying'
     ) {
       this._loadedFor = key;
       void this._load();
@@ -303,35 +281,9 @@ export class PayCheckoutElement extends LitElement {
     return { ...browserEnv(), ...this.env };
   }
 
-  private get _lang(): string {
-    return this.locale || document.documentElement.lang || navigator.language || 'en';
-  }
-
-  /** The language shown: the locale's, when the element speaks it (or the merchant gave words). */
-  private get _language(): string {
-    return languageOf(this._lang) ?? (this.strings ? this._lang : 'en');
-  }
-
-  /**
-   * The page's `dir` (on this element or an ancestor) when it sets one, else the language's: an
-   * Arabic checkout on an English page still reads right to left.
-   */
-  private get _dir(): string | undefined {
-    if (this.closest('[dir]')) return undefined;
-    return isRightToLeft(this._language) ? 'rtl' : 'ltr';
-  }
-
-  private async _loadWords(wanted: unknown[]): Promise<void> {
-    const base = await loadLanguage(languageOf(wanted[0] as string) ?? 'en');
-    if (wanted !== this._wordsFor) return;
-    const { strings, problems } = withOverrides(base, this.strings);
-    if (problems.length) console.warn('<pay-checkout>: strings refused', problems);
-    this._words = strings;
-    this.requestUpdate();
-  }
-
+  /** A string of the words shown, its slots filled (i18n/localize.ts). */
   private _t(key: StringKey, vars?: Record<string, string | number>): string {
-    return fill((this._words ?? en)[key], vars);
+    return this._localize._t(key, vars);
   }
 
   private _api(): Api {
@@ -373,10 +325,10 @@ export class PayCheckoutElement extends LitElement {
   // ---- the payment ---------------------------------------------------------------------------------
 
   private async _load(): Promise<void> {
-    this._view = 'loading';
+    this._status = 'loading';
     this._step('loading');
     // Nothing the shopper reads is written before their language is here.
-    const words = this._wordsReady;
+    const words = this._localize._ready;
     try {
       const info = await this._api().session();
       await words;
@@ -396,14 +348,14 @@ export class PayCheckoutElement extends LitElement {
       // Back from a failed attempt (a hosted form, a redirect): the form, and why it is back.
       else if (state === 'open' && order)
         this._ended({ kind: order.abandoned ? 'abandoned' : 'final', order });
-      else {
-        this._view = 'form';
-        if (state === 'paying' || state === 'completed') {
-          // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
-          this._busy = true;
-          this._step('waiting', order);
-          this._ended(await this._threeDs.follow(await this._api().next(), 'gateway', true));
-        } else this._step('ready');
+      else if (state === 'paying' || state === 'completed') {
+        // Back from a top-level redirect (3DS or hosted form): pick the payment up where it is.
+        this._status = 'paying';
+        this._step('waiting', order);
+        this._ended(await this._flow.follow(await this._api().next(), 'gateway', true));
+      } else {
+        this._status = 'ready';
+        this._step('ready');
       }
     } catch (e) {
       await words;
@@ -412,14 +364,14 @@ export class PayCheckoutElement extends LitElement {
   }
 
   private async _pay(): Promise<void> {
-    if (this._busy || this._view !== 'form' || !this._info) return;
+    if (this._status !== 'ready' || !this._info) return;
     this._notice = '';
     if (this.mode === 'hosted') {
-      this._busy = true;
+      this._status = 'paying';
       this._emit('pay-submit', { mode: 'hosted', brand: null });
       this._step('paying');
       try {
-        this._ended(await this._threeDs.follow(await this._api().hosted(), 'hosted'));
+        this._ended(await this._flow.follow(await this._api().hosted(), 'hosted'));
       } catch (e) {
         this._fail(e);
       }
@@ -427,7 +379,7 @@ export class PayCheckoutElement extends LitElement {
     }
     const request = await this._request(this._info);
     if (!request) return;
-    this._busy = true;
+    this._status = 'paying';
     this._emit('pay-submit', { mode: 'direct', ...this._lastCard! });
     this._step('paying');
     try {
@@ -435,7 +387,7 @@ export class PayCheckoutElement extends LitElement {
       // The card is not needed again: it must not stay in the inputs while the page leaves for a
       // bank or comes back from the back/forward cache (another attempt types it again).
       this._card._clear();
-      this._ended(await this._threeDs.follow(action));
+      this._ended(await this._flow.follow(action));
     } catch (e) {
       this._fail(e);
     }
@@ -460,7 +412,7 @@ export class PayCheckoutElement extends LitElement {
       return undefined;
     }
     const v = this._card._values();
-    const browser = this._threeDs.browserInfo();
+    const browser = this._flow.browserInfo();
     const saved = this._savedCards._card(info);
     if (saved) {
       this._lastCard = { brand: saved.brandId ?? null, last4: saved.last4 };
@@ -469,39 +421,33 @@ export class PayCheckoutElement extends LitElement {
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
     this._lastCard = { brand: this._card._brand?.id ?? null, last4: number.slice(-4) };
-    const consent = this.renderRoot.querySelector<HTMLInputElement>('input[name="saveCard"]');
     return {
       card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
       browser,
-      ...(consent?.checked ? { saveCard: true } : {}),
+      ...(this._card._keep() ? { saveCard: true } : {}),
     };
   }
 
-  /**
-   * Shows how the payment flow ended. A final status of the gateway wins over a cancel. An attempt
-   * that failed or was left gives the form back while the session takes another.
-   */
+  /** Shows how the payment flow ended (outcome.ts); nothing when the page is leaving. */
   private _ended(end: FlowEnd): void {
-    if (end.kind === 'left') return;
-    const { order } = end;
-    const attemptsLeft = order.attemptsLeft;
-    if (end.kind === 'final' || FINAL.includes(order.status)) {
-      this._finish(order);
-      return;
-    }
-    // Timed out, or cancelled or left: the form again with why, or the result at the last attempt.
-    const { kind } = end;
-    const timeout = kind === 'timeout';
-    const why: StringKey = kind === 'timeout' ? 'error.three-ds-timeout' : `${kind}Detail`;
-    const message = this._t(why);
-    if (attemptsLeft) this._again(message);
-    else if (timeout) this._showResult('error', why);
-    else this._showResult('cancelled');
-    this._emit('pay-error', {
-      code: timeout ? 'three-ds-timeout' : 'challenge-cancelled',
-      message,
-      attemptsLeft,
-    });
+    if (end.kind !== 'left') this._show(outcomeOf(end, (k) => this._t(k)));
+  }
+
+  private _fail(e: unknown): void {
+    if (!this._abort.signal.aborted) this._show(failureOf(e));
+  }
+
+  /** Carries an outcome out: what shows, then the event that says so. */
+  private _show({ shown, event, final }: Outcome): void {
+    if (final) this._card._clear();
+    if (shown.to === 'form') this._again(this._t(shown.why));
+    else if (shown.to === 'field') {
+      this._status = 'ready';
+      this._card._refuse(shown.field, shown.message);
+      this._announce = shown.message;
+    } else this._showResult(shown.kind, shown.detail, shown.card, shown.retry);
+    this._emit(event.name, event.detail);
+    if (final) this._step('final', final);
   }
 
   /**
@@ -512,45 +458,8 @@ export class PayCheckoutElement extends LitElement {
     this._card._reset();
     this._notice = `${why} ${this._t('again')}`;
     this._announce = this._notice;
-    this._busy = false;
-    this._view = 'form';
+    this._status = 'ready';
     this._card._focus(this._card._saved() ? 'cvc' : 'number');
-  }
-
-  private _finish(order: OrderView): void {
-    this._card._clear();
-    // The backend's record of the card paid with (the one sent, or the gateway's).
-    const { orderId, status, attemptsLeft, card } = order;
-    if (status === 'approved') {
-      // A card typed on the gateway's page is known only when the gateway named it.
-      this._showResult('approved', card ? undefined : 'approvedPlain', card?.masked);
-      const { gatewayOrderId, amount, amountMinor, currency } = order;
-      this._emit('pay-success', {
-        orderId,
-        ...(gatewayOrderId ? { gatewayOrderId } : {}),
-        amount,
-        amountMinor,
-        currency,
-        ...(card ? { card } : {}),
-      });
-    } else if (status === 'declined' || status === 'error' || status === 'filtered') {
-      const { reason, errorCode, declineReason } = order;
-      // The backend names what the shopper can be told of the gateway's code.
-      const why: StringKey = declineReason ? `decline.${declineReason}` : 'declinedDetail';
-      if (attemptsLeft) this._again(this._t(why));
-      else this._showResult('declined', why);
-      this._emit('pay-declined', {
-        orderId,
-        status,
-        ...(reason ? { reason } : {}),
-        ...(errorCode ? { errorCode } : {}),
-        attemptsLeft,
-      });
-    } else {
-      // A `final` for a non-final status: the session took the attempt back (cancelled or left).
-      this._ended({ kind: order.abandoned ? 'abandoned' : 'cancelled', order });
-    }
-    this._step('final', order);
   }
 
   /** The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it. */
@@ -563,43 +472,16 @@ export class PayCheckoutElement extends LitElement {
     const title = this._t(kind);
     const text = this._t(detail, { amount: this._amountText(), card });
     this._result = { kind, title, detail: text, retry };
-    this._busy = false;
-    this._view = 'result';
+    this._status = 'ended';
     this._announce = `${title}. ${text}`;
     void this.updateComplete.then(() =>
       this.renderRoot.querySelector<HTMLElement>('.result h2')?.focus(),
     );
   }
 
-  private _fail(e: unknown): void {
-    if (this._abort.signal.aborted) return;
-    const err =
-      e instanceof ApiError
-        ? e
-        : new ApiError('internal', e instanceof Error ? e.message : String(e));
-    const { message } = err;
-    if (err.code === 'validation' && err.field) {
-      const field = SERVER_FIELDS[err.field.replace(/^card\./, '')];
-      if (field) {
-        // The backend refused one of our fields: back to the form, the error on that field.
-        this._busy = false;
-        this._view = 'form';
-        this._card._refuse(field, message);
-        this._announce = message;
-        this._emit('pay-error', { code: 'validation', message, field });
-        return;
-      }
-    }
-    const { code } = err;
-    // These three have words of their own (`error.<code>`); a network failure offers a retry.
-    const own = code === 'network' || code === 'session-expired' || code === 'conflict';
-    this._showResult('error', own ? `error.${code}` : undefined, undefined, code === 'network');
-    this._emit('pay-error', { code, message });
-  }
-
   private _amountText(): string {
     const s = this._info;
-    return s ? formatAmount(s.amount, s.currency, this._lang) : '';
+    return s ? this._localize._amount(s.amount, s.currency) : '';
   }
 
   // ---- rendering ------------------------------------------------------------------------------------
@@ -610,13 +492,7 @@ export class PayCheckoutElement extends LitElement {
    */
   private _cardChoice(busy: boolean): TemplateResult {
     const info = this._info;
-    const saved = this._savedCards._card(info);
-    const form = html`${this._card._render(busy)}${
-      !saved && info?.saveCard === 'ask'
-        ? html`<label class="consent" part="save-card"><input type="checkbox" name="saveCard"
-            ?disabled=${busy} /> ${this._t('saveCard')}</label>`
-        : nothing
-    }`;
+    const form = this._card._render(busy);
     return info?.savedCards?.length
       ? this._savedCards._render(info, busy, (k) => this._t(k), form)
       : form;
@@ -624,14 +500,16 @@ export class PayCheckoutElement extends LitElement {
 
   protected override render(): TemplateResult {
     // Before the language's file is here, an empty box: no English flashes before Arabic.
-    if (!this._words) return html`<div class="root" aria-busy="true"></div>`;
-    return html`<div class="root" dir=${this._dir ?? nothing} lang=${this._language}>${this._content()}</div>`;
+    const l = this._localize;
+    if (!l._words) return html`<div class="root" aria-busy="true"></div>`;
+    return html`<div class="root" dir=${l._dir ?? nothing} lang=${l._language}>${this._content()}</div>`;
   }
 
   /** (Lit writes a boolean bound to an attribute as "true" or "false", what `aria-*` wants.) */
   private _content(): TemplateResult {
-    const busy = this._busy || this._view === 'loading';
-    const result = this._view === 'result' && this._result;
+    const paying = this._status === 'paying';
+    const busy = paying || this._status === 'loading';
+    const result = this._status === 'ended' && this._result;
     const amount = this._amountText();
     return html`${
       this._info?.testMode
@@ -652,8 +530,8 @@ export class PayCheckoutElement extends LitElement {
                 : this._cardChoice(busy)
             }
             <button type="submit" part="button" aria-disabled=${busy}>
-              ${this._busy ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${
-                this._busy
+              ${paying ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${
+                paying
                   ? this._t('paying')
                   : amount
                     ? this._t('pay', { amount })
@@ -663,11 +541,11 @@ export class PayCheckoutElement extends LitElement {
           </form>`
     }
       <div
-        class=${this._busy ? 'status' : 'status sr-only'}
+        class=${paying ? 'status' : 'status sr-only'}
         part="status"
         role="status"
         aria-live="polite"
       >${this._announce}</div>
-      ${this._threeDs.render()}`;
+      ${this._flow.render()}`;
   }
 }

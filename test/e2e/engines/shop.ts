@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import express from 'express';
 import { widgetBundlePath } from '../../../server/src/widget-build.js';
+import { PAY_EVENTS } from '../../../widget/src/events.js';
 import { SHOPPER } from '../support/shopper.js';
 import type { Stack } from '../support/stack.js';
 
@@ -52,18 +53,6 @@ export interface EngineShop {
   stop(): Promise<void>;
 }
 
-const EVENTS = [
-  'pay-ready',
-  'pay-submit',
-  'pay-3ds-method',
-  'pay-challenge',
-  'pay-redirect',
-  'pay-status',
-  'pay-success',
-  'pay-declined',
-  'pay-error',
-];
-
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function checkoutPage(backend: string, session: string, options: CheckoutOptions): string {
@@ -76,7 +65,7 @@ function checkoutPage(backend: string, session: string, options: CheckoutOptions
 <script>
   window.payEvents = [];
   window.pageShows = [];
-  for (const type of ${JSON.stringify(EVENTS)}) {
+  for (const type of ${JSON.stringify(PAY_EVENTS)}) {
     document.addEventListener(type, (e) => window.payEvents.push({ type, detail: e.detail }));
   }
   addEventListener('pageshow', (e) => window.pageShows.push(e.persisted));

@@ -1,7 +1,8 @@
 /**
  * The card form: its four fields, what the shopper has typed into them so far (the brand, which
- * fields they have left), formatting as they type, each field's error, and focus. Card data lives
- * in the inputs only: this reads them when asked and wipes them when told.
+ * fields they have left), formatting as they type, each field's error (the backend's too, by
+ * the backend's name of the field), focus, and the box to save the card. Card data lives in the
+ * inputs only: this reads them when asked and wipes them when told.
  *
  * Its members start with an underscore: the element is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
@@ -26,6 +27,19 @@ const AUTOCOMPLETE: Record<CardField, string> = {
   name: 'cc-name',
 };
 
+/** Backend field names (`error.field`, with or without `card.`) that point at one of our inputs. */
+const SERVER_FIELDS: Record<string, CardField> = {
+  number: 'number',
+  expMonth: 'expiry',
+  expYear: 'expiry',
+  cvc: 'cvc',
+  holder: 'name',
+};
+
+/** The input a backend's `error.field` names, when it is one of ours. */
+export const fieldOfServer = (name: string): CardField | undefined =>
+  SERVER_FIELDS[name.replace(/^card\./, '')];
+
 /** One value per field, in the fields' order. */
 const eachField = <T>(value: (field: CardField) => T) =>
   Object.fromEntries(CARD_FIELDS.map((f) => [f, value(f)])) as Record<CardField, T>;
@@ -44,6 +58,8 @@ export interface CardFormPorts {
    * brand says (3 or 4 digits when the brand is unknown), and may be left empty when `optional`.
    */
   saved(): SavedChoice | undefined;
+  /** The session asks whether to save a card typed (the box shows under the fields). */
+  asksToSave(): boolean;
 }
 
 export interface SavedChoice {
@@ -76,6 +92,11 @@ export class CardForm {
 
   _values(): CardValues {
     return eachField((f) => this._input(f)?.value ?? '');
+  }
+
+  /** The shopper ticked "Save this card for next time". */
+  _keep(): boolean {
+    return !!this._ports.root().querySelector<HTMLInputElement>('input[name="saveCard"]')?.checked;
   }
 
   /** Wipes the card once it is no longer needed (the name, which another card of the same
@@ -227,17 +248,26 @@ export class CardForm {
     </div>`;
   }
 
-  /** The four fields (a saved card's security code alone), disabled while `busy`. */
+  /**
+   * The four fields (a saved card's security code alone), disabled while `busy`, and the box to
+   * save a card typed when the session asks.
+   */
   _render(busy: boolean): TemplateResult {
     const t = this._ports.t;
+    const saved = this._saved();
     const cvc = this._field('cvc', {
       hint: t(cvcLength(this._cvcBrand) === 4 ? 'cvcHint4' : 'cvcHint3'),
     });
     return html`<fieldset ?disabled=${busy}>${
-      this._saved()
+      saved
         ? cvc
         : html`${this._field('number', { badge: this._brand?.name })}
       ${this._field('expiry', { hint: t('expiryHint') })}${cvc}${this._field('name')}`
-    }</fieldset>`;
+    }</fieldset>${
+      !saved && this._ports.asksToSave()
+        ? html`<label class="consent" part="save-card"><input type="checkbox" name="saveCard"
+            ?disabled=${busy} /> ${t('saveCard')}</label>`
+        : nothing
+    }`;
   }
 }

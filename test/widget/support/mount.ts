@@ -2,21 +2,9 @@
 import { fixture, html } from '@open-wc/testing';
 import type { PayCheckoutElement } from '../../../widget/src/pay-checkout.js';
 import '../../../widget/src/pay-checkout.js';
+import { PAY_EVENTS } from '../../../widget/src/events.js';
 import { BASE_PATH, FakeBackend, sessionView } from './fake-backend.js';
 import { FakeClock, flush } from './fake-clock.js';
-
-export const EVENT_NAMES = [
-  'pay-ready',
-  'pay-change',
-  'pay-submit',
-  'pay-3ds-method',
-  'pay-challenge',
-  'pay-redirect',
-  'pay-status',
-  'pay-success',
-  'pay-declined',
-  'pay-error',
-] as const;
 
 export interface Recorded {
   type: string;
@@ -69,7 +57,7 @@ export async function mount(opts: MountOptions = {}): Promise<Mounted> {
     for (const w of waiters.splice(0)) w();
   };
   // Listening on document proves the events bubble out of the shadow root (composed).
-  for (const n of EVENT_NAMES) document.addEventListener(n, listener);
+  for (const n of PAY_EVENTS) document.addEventListener(n, listener);
   const navigations: string[] = [];
   const el = document.createElement('pay-checkout');
   el.env = {
@@ -105,7 +93,7 @@ export async function mount(opts: MountOptions = {}): Promise<Mounted> {
     $: <T extends Element>(sel: string) => el.shadowRoot!.querySelector(sel) as T,
     input: (name) => el.shadowRoot!.querySelector(`input[name="${name}"]`) as HTMLInputElement,
     stop: () => {
-      for (const n of EVENT_NAMES) document.removeEventListener(n, listener);
+      for (const n of PAY_EVENTS) document.removeEventListener(n, listener);
     },
   };
   if (opts.ready !== false && !opts.noSession) {

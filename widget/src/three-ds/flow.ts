@@ -1,8 +1,9 @@
 /**
- * The 3-D Secure state machine of `<pay-checkout>`, as a Lit reactive controller: it follows the
+ * The payment flow of `<pay-checkout>` after Pay, as a Lit reactive controller: it follows the
  * backend's NextActions (Method, challenge, 1.0.2, gateway page, redirects, waits) to a final
- * order, and owns the challenge dialog's state. The element is the card form and its events; it
- * hands this controller an action and gets back how the flow ended.
+ * order, for every payment, the hosted form's included. The element hands it the first action and
+ * gets back how the flow ended; the card form (card/card-form.ts) and the events stay with the
+ * element, the challenge dialog's state and markup are challenge-dialog.ts.
  *
  * Every bank step goes through the backend's launcher page (`launchUrl`): in a frame of ours, or
  * at the top level in redirect mode. The merchant page never posts a form to a bank nor frames one.
@@ -11,7 +12,7 @@
  * backend's long poll answering something else (a lost message: PUBLIC_URL on another origin, an
  * ACS posting from a nested frame, an ACS timeout), the shopper confirming Cancel, or 10 minutes.
  */
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { html, type ReactiveController } from 'lit';
 import type {
   BrowserInfo,
   ChallengeWindowSize,
@@ -30,9 +31,13 @@ import {
   bankStepOf,
   type ChallengeAction,
   challengeVersion,
-  frameStyle,
   framingRefused,
 } from './challenge.js';
+import {
+  ChallengeDialog,
+  type ChallengeDialogHost,
+  type ChallengeEnd,
+} from './challenge-dialog.js';
 import { markLaunched, wasLaunched } from './launched.js';
 import { returnMessage } from './messages.js';
 import { runMethod } from './method.js';
@@ -40,17 +45,17 @@ import { runMethod } from './method.js';
 export type ChallengeMode = 'auto' | 'iframe' | 'redirect';
 
 /**
- * The host element as the controller reads it: its public `challenge` mode and window size, and
- * its shadow root, where render()'s markup (the dialog, the Method frame's place) is.
+ * The host element as the flow reads it: its public `challenge` mode and window size, and its
+ * shadow root, where render()'s markup (the dialog, the Method frame's place) is.
  */
-export interface ThreeDsHost extends ReactiveControllerHost {
+export interface FlowHost extends ChallengeDialogHost {
   readonly challenge: ChallengeMode;
   readonly challengeWindowSize?: ChallengeWindowSize | undefined;
   readonly renderRoot: ParentNode;
 }
 
-/** What else the controller needs from its host element. */
-export interface ThreeDsPorts {
+/** What else the flow needs from its host element. */
+export interface FlowPorts {
   /** A backend client bound to the element's lifetime. */
   api(): Api;
   env(): Env;
@@ -72,24 +77,6 @@ export type FlowEnd =
   | { kind: 'cancelled' | 'timeout' | 'abandoned'; order: OrderView }
   | { kind: 'left' };
 
-/**
- * How an open challenge ended: the return page's message (`complete`), the shopper's cancel, the
- * timeout, a move to the top level (`redirect`), or the backend's next action (the long poll
- * answered something else than this challenge).
- */
-type ChallengeEnd = 'complete' | 'cancelled' | 'timeout' | 'redirect' | NextAction;
-
-export interface OpenChallenge {
-  action: ChallengeAction;
-  size: ChallengeWindowSize;
-  /** Resumed after a reload or Back: the step was launched already, so no frame (never re-posted). */
-  resumed: boolean;
-  /** The shopper pressed ✕ or Escape: ask before cancelling. */
-  confirming?: boolean;
-  /** The "continue in this window" link (auto mode, after a while). */
-  fallback?: boolean;
-}
-
 /** How soon to ask again after refusing a URL (the backend may answer the same action at once). */
 const UNSAFE_URL_RETRY_MS = 1_000;
 /** The least time between two polls while a challenge is open (the backend may answer at once). */
@@ -98,20 +85,19 @@ export const CHALLENGE_POLL_MIN_MS = 2_000;
 export const FALLBACK_AFTER_MS = 10_000;
 
 /** Its `private` members start with an underscore: the CDN build shortens such names (vite.config.ts). */
-export class ThreeDsController implements ReactiveController {
-  /** The open challenge dialog's state; the host renders it with render(). */
-  challenge: OpenChallenge | undefined;
+export class FlowController implements ReactiveController {
+  /** The challenge dialog a bank step opens; render() puts it in the host's template. */
+  readonly dialog: ChallengeDialog;
 
-  private readonly _host: ThreeDsHost;
-  private readonly _ports: ThreeDsPorts;
+  private readonly _host: FlowHost;
+  private readonly _ports: FlowPorts;
   /** Aborted by stop(): every fetch, wait and listener of the flow that runs. */
   private _abort = new AbortController();
-  /** Ends the open challenge (the dialog's buttons, Escape). */
-  private _end: ((e: ChallengeEnd) => void) | undefined;
 
-  constructor(host: ThreeDsHost, ports: ThreeDsPorts) {
+  constructor(host: FlowHost, ports: FlowPorts) {
     this._host = host;
     this._ports = ports;
+    this.dialog = new ChallengeDialog(host, (key) => ports.t(key));
     host.addController(this);
   }
 
@@ -125,8 +111,7 @@ export class ThreeDsController implements ReactiveController {
     // AbortError); their `finally` blocks remove the frames and clear the timers.
     this._abort.abort();
     this._abort = new AbortController();
-    this._end = undefined;
-    this._closeDialog();
+    this.dialog._close();
   }
 
   /** The EMV browser fields; redirect mode asks for a full window (`05`), as EMV wants. */
@@ -222,45 +207,6 @@ export class ThreeDsController implements ReactiveController {
     }
   }
 
-  /** The open dialog's state changes; the dialog shows it. */
-  private _update(change: Partial<OpenChallenge>): void {
-    if (this.challenge) this.challenge = { ...this.challenge, ...change };
-    this._host.requestUpdate();
-  }
-
-  /** The question to confirm a cancel shown or gone, then focus on the dialog's `selector`. */
-  private _confirming(confirming: boolean, selector: string): void {
-    this._update({ confirming });
-    void this._host.updateComplete.then(() =>
-      this._dialog()?.querySelector<HTMLElement>(selector)?.focus(),
-    );
-  }
-
-  /** ✕, Escape, the dialog's close: ask first (the bank's page stays as it is meanwhile). */
-  requestCancel = (): void => {
-    // Focus on the safe choice, so Enter does not end the payment.
-    if (this.challenge) this._confirming(true, '.keep');
-  };
-
-  // The question goes, and its buttons with it: focus back on ✕, where the question came from.
-  private _keepGoing = (): void => this._confirming(false, '.close');
-
-  private _onDialogCancel = (e: Event): void => {
-    // Escape: we close the dialog ourselves once the cancel is decided, so the flow stays in charge.
-    e.preventDefault();
-    this.requestCancel();
-  };
-
-  private _onDialogClose = (): void => {
-    // Closed by the browser (Escape or Android back without a cancelable `cancel`, a
-    // CloseWatcher): reopen and ask, unless the flow closed it.
-    const dialog = this._dialog();
-    if (this.challenge && this._end && dialog && !dialog.open) {
-      dialog.showModal();
-      this.requestCancel();
-    }
-  };
-
   /**
    * A bank step in the dialog, or at the top level: the action that follows it, or how the flow
    * ended.
@@ -283,8 +229,9 @@ export class ThreeDsController implements ReactiveController {
     const openSignal = AbortSignal.any([signal, open.signal]);
     // A wait that the end of the challenge cancels (it rejects then, which is no news).
     const later = (ms: number, then: () => void) => sleep(env, ms, openSignal).then(then, () => {});
+    let end!: (e: ChallengeEnd) => void;
     const ending = new Promise<ChallengeEnd>((resolve) => {
-      this._end = resolve;
+      end = resolve;
       signal.addEventListener('abort', () => resolve('redirect'), { once: true });
       void later(CHALLENGE_TIMEOUT_MS, () => resolve('timeout'));
       void returnMessage(
@@ -302,7 +249,7 @@ export class ThreeDsController implements ReactiveController {
           (e) => framingRefused(e, a.launchUrl) && resolve('redirect'),
           { capture: true, signal: openSignal },
         );
-        void later(FALLBACK_AFTER_MS, () => this._update({ fallback: true }));
+        void later(FALLBACK_AFTER_MS, () => this.dialog._update({ fallback: true }));
       }
     });
 
@@ -310,13 +257,7 @@ export class ThreeDsController implements ReactiveController {
       ? '02'
       : fitWindowSize(actionWindowSize(a, this._chosenSize()), innerWidth, innerHeight);
     if (!resumed) markLaunched(storage, a.launchUrl);
-    this.challenge = { action: a, size, resumed };
-    this._host.requestUpdate();
-    await this._host.updateComplete;
-    const dialog = this._dialog();
-    dialog?.showModal();
-    // Focus the heading: a dialog should not open on its most destructive control (✕).
-    dialog?.querySelector<HTMLElement>('h2')?.focus();
+    await this.dialog._open({ action: a, size, resumed }, end);
     if (!resumed) {
       this._ports.emit('pay-challenge', {
         phase: 'open',
@@ -326,31 +267,30 @@ export class ThreeDsController implements ReactiveController {
     }
     this._ports.step(resumed ? 'waiting' : 'challenge', a.order);
 
-    const end = await ending;
-    this._end = undefined;
+    const ended = await ending;
     open.abort();
-    this._closeDialog();
+    this.dialog._close();
     if (signal.aborted) return { kind: 'left' };
     if (!resumed) {
       this._ports.emit('pay-challenge', {
         phase: 'close',
-        reason: typeof end === 'string' ? end : 'complete',
+        reason: typeof ended === 'string' ? ended : 'complete',
       });
     }
     await this._host.updateComplete;
     this._ports.restoreFocus();
-    if (typeof end !== 'string') return end;
-    if (end === 'redirect') return this._redirect(a);
-    if (end === 'complete') {
+    if (typeof ended !== 'string') return ended;
+    if (ended === 'redirect') return this._redirect(a);
+    if (ended === 'complete') {
       this._ports.step('waiting', a.order, 'challenge-complete');
       return api.next();
     }
     // The shopper cancelled, or left: the session stops taking this payment, and what the
     // backend answers is what the gateway says (the bank may have approved just before).
     const after = await api.cancel({
-      reason: end === 'cancelled' ? 'challenge-cancelled' : 'shopper-left',
+      reason: ended === 'cancelled' ? 'challenge-cancelled' : 'shopper-left',
     });
-    return { kind: end, order: after.order };
+    return { kind: ended, order: after.order };
   }
 
   /**
@@ -390,69 +330,11 @@ export class ThreeDsController implements ReactiveController {
     return { kind: 'left' };
   }
 
-  /** The dialog render() put in the host's shadow root, once rendered. */
-  private _dialog(): HTMLDialogElement | null {
-    return this._host.renderRoot.querySelector('dialog');
-  }
-
-  private _closeDialog(): void {
-    this.challenge = undefined;
-    this._dialog()?.close();
-    this._host.requestUpdate();
-  }
-
   /**
    * The place of the hidden Method frame and the challenge dialog; the host puts them in its
    * template.
    */
   render() {
-    const ch = this.challenge;
-    const t = (k: StringKey) => this._ports.t(k);
-    return html`<div class="method-host"></div><dialog
-      part="dialog"
-      class=${ch?.size === '05' && !ch.resumed ? 'full' : ''}
-      aria-labelledby="dlg-title"
-      aria-describedby="dlg-status"
-      @cancel=${this._onDialogCancel}
-      @close=${this._onDialogClose}
-    >
-      ${
-        ch
-          ? html`<div class="dialog-head">
-              <h2 id="dlg-title" tabindex="-1">${t('dialogTitle')}</h2>
-              <button type="button" class="close" @click=${this.requestCancel}>
-                <span aria-hidden="true">✕</span><span class="sr-only">${t('dialogClose')}</span>
-              </button>
-            </div>
-            ${
-              ch.confirming
-                ? html`<div class="confirm" role="group" aria-labelledby="dlg-confirm">
-                    <p id="dlg-confirm">${t('confirmCancel')}</p>
-                    <button type="button" class="keep" @click=${this._keepGoing}>${t('keepConfirming')}</button>
-                    <button type="button" class="stop" @click=${() => this._end?.('cancelled')}>${t('cancelPayment')}</button>
-                  </div>`
-                : nothing
-            }
-            ${
-              ch.resumed
-                ? html`<p id="dlg-status" class="resumed">${t('resumedDetail')}</p>`
-                : html`<p id="dlg-status" class="sr-only">${t('step.challenge')}</p>
-                    <iframe
-                      class="challenge-frame"
-                      part="challenge-frame"
-                      title=${t('dialogTitle')}
-                      src=${ch.action.launchUrl}
-                      style=${frameStyle(ch.size)}
-                      allow="payment *; publickey-credentials-get *; publickey-credentials-create *"
-                    ></iframe>`
-            }
-            ${
-              ch.fallback
-                ? html`<button type="button" class="fallback" @click=${() => this._end?.('redirect')}>${t('dialogFallback')}</button>`
-                : nothing
-            }`
-          : nothing
-      }
-    </dialog>`;
+    return html`<div class="method-host"></div>${this.dialog.render()}`;
   }
 }

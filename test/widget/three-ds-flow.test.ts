@@ -1,5 +1,5 @@
 /**
- * ThreeDsController alone: a bare host (no `<pay-checkout>`), a fake backend client and a fake
+ * FlowController alone: a bare host (no `<pay-checkout>`), a fake backend client and a fake
  * clock. The state machine follows NextActions to how the flow ended.
  */
 import { expect } from '@open-wc/testing';
@@ -7,16 +7,16 @@ import { html, render } from 'lit';
 import type { NextAction } from '../../contract/api-types.js';
 import type { Api } from '../../widget/src/api.js';
 import type { Env } from '../../widget/src/env.js';
-import { ThreeDsController, type ThreeDsPorts } from '../../widget/src/three-ds/controller.js';
-import { finalApproved, order } from './helpers/fake-backend.js';
-import { FakeClock } from './helpers/fake-clock.js';
-import { fakeLaunch } from './helpers/frames.js';
+import { FlowController, type FlowPorts } from '../../widget/src/three-ds/flow.js';
+import { finalApproved, order } from './support/fake-backend.js';
+import { FakeClock } from './support/fake-clock.js';
+import { fakeLaunch } from './support/frames.js';
 
 /** The least a host is: the controller renders its dialog into `root`, its shadow root here. */
 function bareHost(root: HTMLElement, mode: 'auto' | 'iframe' | 'redirect') {
-  let controller: ThreeDsController | undefined;
+  let controller: FlowController | undefined;
   const host = {
-    addController: (c: ThreeDsController) => {
+    addController: (c: FlowController) => {
       controller = c;
     },
     removeController: () => {},
@@ -61,7 +61,7 @@ function setUp(
     now: clock.now,
     navigate: (url) => navigations.push(url),
   };
-  const ports: ThreeDsPorts = {
+  const ports: FlowPorts = {
     api: () => api,
     env: () => env,
     emit: (name, detail) => emitted.push([name, detail]),
@@ -71,7 +71,7 @@ function setUp(
     restoreFocus: () => {},
   };
   const host = bareHost(root, mode);
-  const controller = new ThreeDsController(host as never, ports);
+  const controller = new FlowController(host as never, ports);
   render(controller.render(), root);
   return { controller, root, clock, calls, emitted, navigations };
 }
@@ -85,7 +85,7 @@ const challenge = (): NextAction => ({
   launchUrl: fakeLaunch(`${location.origin}/fake-acs/challenge`, { creq: 'opaque' }),
 });
 
-describe('ThreeDsController alone', () => {
+describe('FlowController alone', () => {
   it('a final action ends the flow at once', async () => {
     const t = setUp();
     expect(await t.controller.follow(finalApproved())).to.deep.equal({
@@ -111,7 +111,7 @@ describe('ThreeDsController alone', () => {
       ['pay-challenge', 'close'],
     ]);
     expect(t.root.querySelector('dialog')!.open).to.equal(false);
-    expect(t.controller.challenge).to.equal(undefined);
+    expect(t.controller.dialog.challenge).to.equal(undefined);
     t.controller.hostDisconnected();
   });
 
@@ -123,8 +123,8 @@ describe('ThreeDsController alone', () => {
     expect(t.root.querySelector('iframe')!.getAttribute('src')).to.equal(
       (challenge() as { launchUrl: string }).launchUrl,
     );
-    t.controller.requestCancel();
-    expect(t.controller.challenge?.confirming).to.equal(true);
+    t.controller.dialog.requestCancel();
+    expect(t.controller.dialog.challenge?.confirming).to.equal(true);
     expect(t.calls.filter((c) => c.startsWith('cancel'))).to.deep.equal([]);
     t.root.querySelector<HTMLButtonElement>('.stop')!.click();
     const end = await ending;
@@ -151,7 +151,7 @@ describe('ThreeDsController alone', () => {
         await new Promise((r) => setTimeout(r, 0));
         expect(t.root.querySelector('dialog')!.open).to.equal(true);
         expect(t.root.querySelector('iframe')!.getAttribute('src')).to.equal(launchUrl);
-        t.controller.requestCancel();
+        t.controller.dialog.requestCancel();
         t.root.querySelector<HTMLButtonElement>('.stop')!.click();
         expect((await ending).kind).to.equal('cancelled');
         expect(t.navigations).to.deep.equal([]);
@@ -187,7 +187,7 @@ describe('ThreeDsController alone', () => {
     expect(['01', '02', '03', '05']).to.include(info.challengeWindowSize);
     // The host's mode switched: the controller reads it on each call.
     const host = bareHost(t.root, 'iframe');
-    const controller = new ThreeDsController(host as never, {} as ThreeDsPorts);
+    const controller = new FlowController(host as never, {} as FlowPorts);
     expect(controller.browserInfo().challengeWindowSize).to.not.equal('05');
     host.challenge = 'redirect';
     expect(controller.browserInfo().challengeWindowSize).to.equal('05');
