@@ -7,7 +7,7 @@
 //     ships Lit (a shared dependency), so only our own code is what the widget adds.
 // Builds first when dist is missing (or with --build). Also the ten largest contributors to the
 // CDN file, by source file, from the source map of the same build (scripts/source-map-sizes.mjs).
-// And each language file beside the CDN file (dist/cdn/locales/<code>.js) against its 2,048 B.
+// And each language file beside the CDN file (dist/cdn/locales/<code>.js) against its 2,560 B.
 // A benchmark, not a test: it prints, writes --json FILE for run.ts, and exits 1 only when the
 // 25 KB gzip budget (with Lit) or a language's budget is exceeded.
 import { execFileSync } from 'node:child_process';
@@ -23,16 +23,16 @@ const cdnFile = join(root, 'dist/cdn/pay-checkout.js');
 const esmEntry = join(root, 'dist/esm/widget/src/pay-checkout.js');
 export const BUDGET_GZIP = 25 * 1024;
 /**
- * The CDN file's size target, as the team decided it: 17,500 B gzip -9 with every feature (other
- * languages load beside it; test/bench/RESULTS.md#targets); the figure of the RESULTS.md it
- * replaced; and the file as built when the size work began (later features had grown it since
- * that run).
+ * The CDN file's size target, as the team decided it: 20,480 B gzip -9 with every feature, the
+ * contact form to come included (other languages load beside it; test/bench/RESULTS.md#targets);
+ * the figure of the RESULTS.md it replaced; and the file as built when the size work began
+ * (later features had grown it since that run).
  */
-export const TARGET_GZIP = 17_500;
-export const BEFORE_GZIP = 17943;
+export const TARGET_GZIP = 20_480;
+export const BEFORE_GZIP = 17489;
 export const START_GZIP = 18914;
-/** Each language file beside the CDN file (dist/cdn/locales/<code>.js), gzip -9, at most. */
-export const LANGUAGE_BUDGET_GZIP = 2048;
+/** Each language file beside the CDN file (dist/cdn/locales/<code>.js), gzip -9, at most (decided). */
+export const LANGUAGE_BUDGET_GZIP = 2560;
 const localesDir = join(root, 'dist/cdn/locales');
 /** How many contributors the bench lists. */
 const TOP = 10;
