@@ -9,8 +9,8 @@ import { Router } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayExchange } from '../gateway/index.js';
 import type { CheckoutStore, Order } from '../store/index.js';
-import { merchantAuth } from './merchant-api/auth.js';
-import { readFlow, type ThreeDsStep } from './payments/flow-state.js';
+import { readFlow, type ThreeDsStep } from './following/flow-state.js';
+import { merchantAuth } from './http/merchant-api/auth.js';
 
 export type ThreeDsPath = 'none' | 'frictionless' | 'method-timeout' | ThreeDsStep;
 

@@ -4,17 +4,20 @@ import { createHash } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { isSafeUrl } from '../../../contract/safe-url.js';
-import { createLogger } from '../../../server/src/checkout/logger.js';
-import { en } from '../../../server/src/checkout/page-words/en.js';
 import {
   mapStatusToAction,
   threeDsMethodData,
-} from '../../../server/src/checkout/payments/next-action.js';
+} from '../../../server/src/checkout/following/next-action.js';
+import { en } from '../../../server/src/checkout/http/page-words/en.js';
 import {
   RETURN_SCRIPT_HASH,
   renderReturnPage,
-} from '../../../server/src/checkout/return-page/page.js';
-import { signWebhook, verifyWebhook } from '../../../server/src/checkout/webhook-signature.js';
+} from '../../../server/src/checkout/http/return-page/page.js';
+import { createLogger } from '../../../server/src/checkout/logger.js';
+import {
+  signWebhook,
+  verifyWebhook,
+} from '../../../server/src/checkout/webhooks/webhook-signature.js';
 
 const ctx = {
   returnUrl: 'https://pay.example/return/REF',

@@ -7,7 +7,7 @@
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, JsonObject, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
-import { returnUrlOf } from './apply-status.js';
+import { returnUrlOf } from '../following/apply-status.js';
 import { callbackUrl } from './pay.js';
 
 const GATEWAY_NAMES = {

@@ -16,20 +16,20 @@
 import type { BrowserInfo } from '../../../../contract/api-types.js';
 import type { GatewayResult } from '../../gateway/index.js';
 import type { CheckoutSession, Order, PaymentOrderFields } from '../../store/index.js';
-import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
-import { gatewayPageUrl } from '../gateway-page/url.js';
-import type { BrowserRequestFacts } from '../request-facts.js';
+import { finalizeOrder, returnUrlOf } from '../following/apply-status.js';
+import { readFlow, WAIT, writeFlow } from '../following/flow-state.js';
+import { followOrder } from '../following/follow.js';
+import { salePageOf, statusFieldsOf } from '../following/next-action.js';
+import type { BrowserRequestFacts } from '../http/request-facts.js';
 import { withoutCardRef } from '../saved-cards/card-details.js';
-import { claimSession } from '../session-life.js';
-import { finalizeOrder, returnUrlOf } from './apply-status.js';
+import { refusedForSure } from '../three-ds/refusal.js';
+import { logRefusedUrl } from '../three-ds/refused-url.js';
 import { attemptsExhausted } from './attempts.js';
-import { readFlow, WAIT, writeFlow } from './flow-state.js';
-import { followOrder } from './follow.js';
-import { salePageOf, statusFieldsOf } from './next-action.js';
-import { refusedForSure } from './refusal.js';
-import { logRefusedUrl } from './refused-url.js';
+import { isBankUrl } from './bank-urls.js';
+import { claimSession } from './session-life.js';
+import { gatewayPageUrl } from './urls.js';
 
 /** What a payment charges, and how. */
 export interface Charge {

@@ -11,9 +11,9 @@ import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, conflict, HttpError } from '../errors.js';
-import type { BrowserRequestFacts } from '../request-facts.js';
+import { returnUrlOf } from '../following/apply-status.js';
+import type { BrowserRequestFacts } from '../http/request-facts.js';
 import { cardDetails, isExpired } from '../saved-cards/card-details.js';
-import { returnUrlOf } from './apply-status.js';
 import { cardFromGateway } from './card.js';
 import { type Accepted, browserFields, type Charge, callbackUrl } from './pay.js';
 
