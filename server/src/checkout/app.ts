@@ -32,7 +32,7 @@ import { reconcileOnce } from './following/reconciler.js';
 import { callbackRouter } from './http/callbacks.js';
 import { gatewayPageRouter } from './http/gateway-page/route.js';
 import { healthRouter } from './http/health.js';
-import { LAUNCH_PATH, launcherRouter } from './http/launcher/route.js';
+import { launcherRouter } from './http/launcher/route.js';
 import {
   IDEMPOTENCY_PURGE_EVERY_MS,
   purgeIdempotencyKeys,
@@ -48,7 +48,7 @@ import {
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics, metricsRouter } from './metrics.js';
 import { expireDueSessions } from './payments/session-life.js';
-import { GATEWAY_PAGE_PATH } from './payments/urls.js';
+import { GATEWAY_PAGE_PATH, LAUNCH_PATH } from './payments/urls.js';
 import { deliverDueWebhooks } from './webhooks/webhooks.js';
 
 export interface CheckoutDeps {

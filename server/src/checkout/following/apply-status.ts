@@ -11,7 +11,7 @@ import { type Context, notifyOrder } from '../context.js';
 import { reverseSoon, settleAttempt } from '../payments/attempts.js';
 import { isBankUrl } from '../payments/bank-urls.js';
 import { type CardSummary, cardFromGateway } from '../payments/card.js';
-import { gatewayPageUrl } from '../payments/urls.js';
+import { gatewayPageUrl, returnUrlOf } from '../payments/urls.js';
 import { saveCardSoon } from '../saved-cards/save-consented.js';
 import { logRefusedUrl } from '../three-ds/refused-url.js';
 import { gatewayStillAwaits } from '../three-ds/sent-upload.js';
@@ -33,10 +33,6 @@ const KNOWN: readonly string[] = [
   'processing',
   'unknown',
 ];
-
-export function returnUrlOf(ctx: Context, order: Order): string {
-  return `${ctx.config.publicUrl}/return/${order.returnRef}`;
-}
 
 export interface FinalFacts {
   status: OrderStatus;

@@ -18,7 +18,7 @@ import type { GatewayResult } from '../../gateway/index.js';
 import type { CheckoutSession, Order, PaymentOrderFields } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
-import { finalizeOrder, returnUrlOf } from '../following/apply-status.js';
+import { finalizeOrder } from '../following/apply-status.js';
 import { readFlow, WAIT, writeFlow } from '../following/flow-state.js';
 import { followOrder } from '../following/follow.js';
 import { salePageOf, statusFieldsOf } from '../following/next-action.js';
@@ -29,7 +29,7 @@ import { logRefusedUrl } from '../three-ds/refused-url.js';
 import { attemptsExhausted } from './attempts.js';
 import { isBankUrl } from './bank-urls.js';
 import { claimSession } from './session-life.js';
-import { gatewayPageUrl } from './urls.js';
+import { gatewayPageUrl, returnUrlOf } from './urls.js';
 
 /** What a payment charges, and how. */
 export interface Charge {
@@ -37,10 +37,6 @@ export interface Charge {
   order: Omit<PaymentOrderFields, 'merchantOrigin' | 'nextAction'>;
   /** The one gateway call that charges the claimed attempt `order` of `session`. */
   send(session: CheckoutSession, order: Order): Promise<GatewayResult>;
-}
-
-export function callbackUrl(ctx: Context): string {
-  return `${ctx.config.publicUrl}/callbacks/gateway`;
 }
 
 /**

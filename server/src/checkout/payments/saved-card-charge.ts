@@ -11,11 +11,11 @@ import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, conflict, HttpError } from '../errors.js';
-import { returnUrlOf } from '../following/apply-status.js';
 import type { BrowserRequestFacts } from '../http/request-facts.js';
 import { cardDetails, isExpired } from '../saved-cards/card-details.js';
 import { cardFromGateway } from './card.js';
-import { type Accepted, browserFields, type Charge, callbackUrl } from './pay.js';
+import { type Accepted, browserFields, type Charge } from './pay.js';
+import { callbackUrl, returnUrlOf } from './urls.js';
 
 export async function savedCardCharge(
   ctx: Context,

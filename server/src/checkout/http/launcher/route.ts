@@ -13,26 +13,16 @@
 import { type Request, type Response, Router } from 'express';
 import { type Order, PENDING_ORDER_STATUSES } from '../../../store/index.js';
 import type { Context } from '../../context.js';
-import { fingerprint, readFlow, writeFlow } from '../../following/flow-state.js';
+import { readFlow, writeFlow } from '../../following/flow-state.js';
 import type { StoredAction } from '../../following/next-action.js';
 import { bankSources, isBankUrl } from '../../payments/bank-urls.js';
+import { launchKey } from '../../payments/urls.js';
 import { pageLanguage } from '../page-words/index.js';
 import { type LaunchForm, launchPageCsp, renderLaunchPage } from './page.js';
-
-export const LAUNCH_PATH = '/launch';
 
 /** The return refs newReturnRef() makes are base64url; anything else is not worth a look-up. */
 const REF = /^[A-Za-z0-9_-]{16,100}$/;
 const KEY = /^[A-Za-z0-9_-]{22}$/;
-
-/**
- * Which step a launch URL means: a hash of the stored action (any change makes a new key). Its
- * fields in name order: the store (jsonb) does not keep the order they were written in.
- */
-export function launchKey(action: StoredAction): string {
-  const fields = Object.entries(action).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return fingerprint(JSON.stringify(fields));
-}
 
 /** The form the step posts, or undefined (the gateway's own page, or nothing to post). */
 export function launchForm(action: StoredAction, returnUrl: string): LaunchForm | undefined {
@@ -67,20 +57,6 @@ export function launchForm(action: StoredAction, returnUrl: string): LaunchForm 
  */
 function pageUrlOf(action: StoredAction): string | undefined {
   return action.action === 'html' || action.action === 'redirect' ? action.url : undefined;
-}
-
-/** The launcher page of the order's current step, when the step has one (the widget loads it). */
-export function launchUrlOf(ctx: Context, order: Order): string | undefined {
-  const stored = readFlow(order).next;
-  const launches =
-    (stored.action === 'method' && stored.methodUrl !== undefined) ||
-    stored.action === 'challenge' ||
-    stored.action === '3ds1' ||
-    stored.action === 'html' ||
-    stored.action === 'redirect';
-  return launches
-    ? `${ctx.config.publicUrl}${LAUNCH_PATH}/${order.returnRef}/${launchKey(stored)}`
-    : undefined;
 }
 
 export function launcherRouter(ctx: Context): Router {

@@ -8,7 +8,7 @@ import { HttpError, notFound } from '../../errors.js';
 import { followUntilFinal, pollPayout } from '../../operations/follow-operation.js';
 import { answerStatus, runOperation } from '../../operations/operation-runner.js';
 import { finalizeOperation, markAnswerLost } from '../../operations/operations-status.js';
-import { callbackUrl } from '../../payments/pay.js';
+import { callbackUrl } from '../../payments/urls.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
 import {

@@ -2,7 +2,7 @@
 import { toMinorUnits } from '../../../signing/index.js';
 import type { Context } from '../../context.js';
 import { answerStatus, readOperation, runOperation } from '../../operations/operation-runner.js';
-import { callbackUrl } from '../../payments/pay.js';
+import { callbackUrl } from '../../payments/urls.js';
 import { clientIp } from '../request-facts.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';

@@ -2,7 +2,7 @@
 import { toMinorUnits } from '../../../signing/index.js';
 import type { Context } from '../../context.js';
 import { readOperation, runOperation } from '../../operations/operation-runner.js';
-import { callbackUrl } from '../../payments/pay.js';
+import { callbackUrl } from '../../payments/urls.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
 import { CreateRecurringBody, ErrorResponse, Operation } from './schemas.js';

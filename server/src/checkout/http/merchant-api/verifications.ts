@@ -1,7 +1,7 @@
 /** Account verification: a zero-amount authorisation of a card. */
 import type { Context } from '../../context.js';
 import { answerStatus, readOperation, runOperation } from '../../operations/operation-runner.js';
-import { callbackUrl } from '../../payments/pay.js';
+import { callbackUrl } from '../../payments/urls.js';
 import { clientIp } from '../request-facts.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
