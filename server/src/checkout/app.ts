@@ -38,6 +38,7 @@ import {
   purgeIdempotencyKeys,
 } from './http/merchant-api/idempotency.js';
 import { merchantRouter } from './http/merchant-api/router.js';
+import { metricsRouter } from './http/metrics.js';
 import { returnRouter } from './http/return-page/route.js';
 import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, perIpLimit } from './http/throttle.js';
 import {
@@ -46,7 +47,7 @@ import {
   widgetRouter,
 } from './http/widget-api/router.js';
 import { createLogger, type Logger } from './logger.js';
-import { createMetrics, metricsRouter } from './metrics.js';
+import { createMetrics } from './metrics.js';
 import { expireDueSessions } from './payments/session-life.js';
 import { GATEWAY_PAGE_PATH, LAUNCH_PATH } from './payments/urls.js';
 import { deliverDueWebhooks } from './webhooks/webhooks.js';

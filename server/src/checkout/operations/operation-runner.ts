@@ -11,7 +11,7 @@ import type { MerchantOperation, MerchantOperationKind } from '../../store/index
 import { type Context, inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
 import { isFinalStatus } from '../following/next-action.js';
-import { isUniqueViolation, orderIdTaken } from '../http/merchant-api/sessions.js';
+import { isUniqueViolation, orderIdTaken } from '../order-ids.js';
 import { isBankUrl } from '../payments/bank-urls.js';
 import { type ChargedCardRef, reserveCharge } from '../saved-cards/charge-guard.js';
 import { logRefusedUrl } from '../three-ds/refused-url.js';

@@ -9,7 +9,7 @@ import type { SaleRequest } from '../../gateway/index.js';
 import type { CheckoutSession, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { BrowserRequestFacts } from '../http/request-facts.js';
+import type { BrowserRequestFacts } from './browser-facts.js';
 import { summarizeCard } from './card.js';
 import { orderFields } from './order-fields.js';
 import { browserFields, type Charge } from './pay.js';

@@ -22,12 +22,12 @@ import { finalizeOrder } from '../following/apply-status.js';
 import { readFlow, WAIT, writeFlow } from '../following/flow-state.js';
 import { followOrder } from '../following/follow.js';
 import { salePageOf, statusFieldsOf } from '../following/next-action.js';
-import type { BrowserRequestFacts } from '../http/request-facts.js';
 import { withoutCardRef } from '../saved-cards/card-details.js';
 import { refusedForSure } from '../three-ds/refusal.js';
 import { logRefusedUrl } from '../three-ds/refused-url.js';
 import { attemptsExhausted } from './attempts.js';
 import { isBankUrl } from './bank-urls.js';
+import type { BrowserRequestFacts } from './browser-facts.js';
 import { claimSession } from './session-life.js';
 import { gatewayPageUrl, returnUrlOf } from './urls.js';
 

@@ -16,7 +16,7 @@ import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope, notifyOrder } from '../context.js';
 import { HttpError } from '../errors.js';
 import { challengeKey, readFlow, WAIT, writeFlow } from '../following/flow-state.js';
-import type { BrowserRequestFacts } from '../http/request-facts.js';
+import type { BrowserRequestFacts } from '../payments/browser-facts.js';
 import { refusedForSure } from './refusal.js';
 import { resendDue, type SentUpload, type UploadPayload } from './sent-upload.js';
 

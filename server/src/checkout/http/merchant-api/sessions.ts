@@ -3,14 +3,10 @@
  * order exists from then on, `awaiting-payment`), read one, end one early.
  */
 import { toMinorUnits } from '../../../signing/index.js';
-import {
-  CardRefNotHeldError,
-  type CheckoutSession,
-  type ClientOrderIdHolder,
-  ClientOrderIdTakenError,
-} from '../../../store/index.js';
+import { CardRefNotHeldError, type CheckoutSession } from '../../../store/index.js';
 import type { Context } from '../../context.js';
 import { badRequest, HttpError, notFound } from '../../errors.js';
+import { isUniqueViolation, orderIdTaken } from '../../order-ids.js';
 import { merchantOrderOf } from '../../payments/attempts.js';
 import { currentSession, expireSession } from '../../payments/session-life.js';
 import { signSessionToken } from '../../payments/session-token.js';
@@ -26,34 +22,6 @@ import {
   SESSION_PARAM,
   SessionCreated,
 } from './schemas.js';
-
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === '23505';
-}
-
-/**
- * The store refused an id that a session, an attempt or a merchant operation holds already (one
- * namespace for every client_orderid sent to the gateway): the 409 that names `orderId` and what
- * uses it; null for any other error.
- */
-export function orderIdTaken(error: unknown, orderId: string): HttpError | null {
-  if (!(error instanceof ClientOrderIdTakenError)) return null;
-  return new HttpError(
-    409,
-    'conflict',
-    `orderId ${orderId} is already used${usedFor(error.holder)}`,
-    'orderId',
-  );
-}
-
-function usedFor(holder: ClientOrderIdHolder | null): string {
-  if (!holder) return '';
-  if (holder.kind === 'session') return ' for a checkout session';
-  if (holder.kind !== 'attempt')
-    return ` for ${/^[aeiou]/.test(holder.kind) ? 'an' : 'a'} ${holder.kind}`;
-  if (!holder.merchantOrderId || !holder.attempt) return ' for a payment attempt';
-  return ` for payment attempt ${holder.attempt} of order ${holder.merchantOrderId}`;
-}
 
 export function sessionRoutes(ctx: Context, routes: RouteTable): void {
   const load = async (sessionId: string): Promise<CheckoutSession> => {
