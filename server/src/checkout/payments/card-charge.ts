@@ -68,6 +68,8 @@ export function cardCharge(
       cardMasked: summary.masked,
       saveCard,
     },
+    challengeWindowSize: browser.challengeWindowSize,
+    followAtOnce: true,
     send(session, order) {
       const request = saleRequest(ctx, session, order, card, browser, facts);
       return session.intent === 'preauth'

@@ -1,8 +1,9 @@
 /**
  * Paying a session: claim it (once: a double submit gets the same order back), send the one
  * gateway call that charges it, and answer the first next action. What is charged is a `Charge`:
- * a card typed in the form (card-charge.ts: a sale or preauth per the session's intent) or a
- * saved card (saved-card-charge.ts: make-rebill). Amount, currency, intent and customer come from
+ * a card typed in the form (card-charge.ts: a sale or preauth per the session's intent), a
+ * saved card (saved-card-charge.ts: make-rebill), or the gateway's hosted form
+ * (hosted-form-charge.ts: sale-form or preauth-form, whose page takes the card). Amount, currency, intent and customer come from
  * the session the merchant created; the browser brings only the card (or its handle) and its own
  * fields. Card data lives in the charge and the gateway call, nowhere else.
  *
@@ -13,7 +14,7 @@
  * carries `redirect_url`"; the family also sends `html` or `redirect-to`): that gateway page is
  * the first step, and stays it while the statuses name none (next-action.ts, salePage).
  */
-import type { BrowserInfo } from '../../../../contract/api-types.js';
+import type { BrowserInfo, ChallengeWindowSize } from '../../../../contract/api-types.js';
 import type { GatewayResult } from '../../gateway/index.js';
 import type { CheckoutSession, Order, PaymentOrderFields } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
@@ -35,8 +36,16 @@ import { gatewayPageUrl, returnUrlOf } from './urls.js';
 export interface Charge {
   /** What the attempt keeps of the card (never the card itself) and whether to save it. */
   order: Omit<PaymentOrderFields, 'merchantOrigin' | 'nextAction'>;
+  /** The window size the widget asked for; gateways do not always name one (none: hosted form). */
+  challengeWindowSize?: ChallengeWindowSize | undefined;
   /** The one gateway call that charges the claimed attempt `order` of `session`. */
   send(session: CheckoutSession, order: Order): Promise<GatewayResult>;
+  /**
+   * Whether one status call follows the gateway's answer: most flows know their first step at
+   * once. The hosted form's answer is its first step, the gateway's own page where the shopper
+   * types the card, and nothing is charged before that: it asks none.
+   */
+  followAtOnce: boolean;
 }
 
 /**
@@ -90,7 +99,6 @@ export async function startPayment(
   ctx: Context,
   sessionId: string,
   charge: Charge,
-  browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
 ): Promise<Order> {
   const claim = await claimSession(ctx, sessionId, {
@@ -100,7 +108,7 @@ export async function startPayment(
     nextAction: writeFlow({
       next: WAIT,
       answered: [],
-      challengeWindowSize: browser.challengeWindowSize,
+      challengeWindowSize: charge.challengeWindowSize,
     }),
   });
   if (!claim.won) {
@@ -165,5 +173,5 @@ export async function startPayment(
     return moved.order ?? order;
   }
   // One status call: most flows know their first step at once.
-  return followOrder(ctx, order, 0);
+  return charge.followAtOnce ? followOrder(ctx, order, 0) : order;
 }

@@ -58,6 +58,8 @@ export async function savedCardCharge(
       cardMasked: card?.masked ?? null,
       savedCardRef: ref.id,
     },
+    challengeWindowSize: request.browser.challengeWindowSize,
+    followAtOnce: true,
     send(s: CheckoutSession, order) {
       return ctx.gateway.makeRebill({
         client_orderid: order.clientOrderId,

@@ -6,24 +6,21 @@
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { NextAction, PayMode } from '../../../../../contract/api-types.js';
 import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../../store/index.js';
-import { type Context, inScope } from '../../context.js';
+import type { Context } from '../../context.js';
 import { HttpError, parseOr400 } from '../../errors.js';
-import { readFlow, WAIT, writeFlow } from '../../following/flow-state.js';
+import { readFlow } from '../../following/flow-state.js';
 import { followOrder, isPending } from '../../following/follow.js';
 import type { StoredAction } from '../../following/next-action.js';
-import { abandonAttempt, attemptsExhausted, attemptsLeft } from '../../payments/attempts.js';
-import { isBankUrl } from '../../payments/bank-urls.js';
+import { abandonAttempt, attemptsLeft } from '../../payments/attempts.js';
 import type { BrowserRequestFacts } from '../../payments/browser-facts.js';
 import { cardCharge, keepsCard } from '../../payments/card-charge.js';
-import { orderFields } from '../../payments/order-fields.js';
+import { hostedFormCharge } from '../../payments/hosted-form-charge.js';
 import { startPayment } from '../../payments/pay.js';
 import { savedCardCharge } from '../../payments/saved-card-charge.js';
-import { claimSession } from '../../payments/session-life.js';
 import { bearerToken, verifySessionToken } from '../../payments/session-token.js';
 import { launchUrlOf } from '../../payments/urls.js';
 import { sessionView, withOrder } from '../../payments/views.js';
 import { offeredCards } from '../../saved-cards/offered-cards.js';
-import { logRefusedUrl } from '../../three-ds/refused-url.js';
 import { submitMethodResult } from '../../three-ds/three-ds.js';
 import { clientIp } from '../request-facts.js';
 import { perIpLimit, windowLimit } from '../throttle.js';
@@ -179,6 +176,16 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     return withOrder(next, current, launchUrlOf(ctx, current), left);
   };
 
+  /** The session a payment in `mode` may start in: from the merchant's page, allowed, not expired. */
+  const payable = (res: Response, f: BrowserRequestFacts, mode: PayMode): CheckoutSession => {
+    requireMerchantOrigin(f);
+    const session = effectiveSession(sessionOf(res));
+    assertModeAllowed(session, mode);
+    if (session.state === 'expired')
+      throw new HttpError(410, 'session-expired', 'The checkout session has expired');
+    return session;
+  };
+
   router.get('/session', async (_req, res) => {
     const session = effectiveSession(sessionOf(res));
     const payment = paymentOf(res);
@@ -196,16 +203,12 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   router.post('/pay', async (req, res) => {
     const body = parsePayRequest(req.body);
     const f = facts(req, ctx);
-    requireMerchantOrigin(f);
-    const session = effectiveSession(sessionOf(res));
-    assertModeAllowed(session, 'direct');
-    if (session.state === 'expired')
-      throw new HttpError(410, 'session-expired', 'The checkout session has expired');
+    const session = payable(res, f, 'direct');
     const charge =
       'savedCard' in body
         ? await savedCardCharge(ctx, session, body, f)
         : cardCharge(ctx, body.card, body.browser, f, keepsCard(session, body.saveCard));
-    const order = await startPayment(ctx, session.id, charge, body.browser, f);
+    const order = await startPayment(ctx, session.id, charge, f);
     res.json(await answer(res, order));
   });
 
@@ -252,54 +255,9 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
 
   router.post('/hosted', async (req, res) => {
     const f = facts(req, ctx);
-    const origin = requireMerchantOrigin(f);
-    const session = effectiveSession(sessionOf(res));
-    assertModeAllowed(session, 'hosted');
-    if (session.state === 'expired')
-      throw new HttpError(410, 'session-expired', 'The checkout session has expired');
-    // The gateway's page takes the card: no box to tick, so it is kept only where the session
-    // saves always.
-    const claim = await claimSession(ctx, session.id, {
-      merchantOrigin: origin,
-      saveCard: session.saveCard === 'always',
-    });
-    if (!claim.won) {
-      if (claim.reason === 'attempts-exhausted') throw attemptsExhausted(claim.session);
-      if (claim.order) {
-        res.json(await answer(res, claim.order));
-        return;
-      }
-      throw new HttpError(
-        409,
-        'conflict',
-        `The checkout session is ${claim.session?.state ?? 'gone'}`,
-      );
-    }
-    const order = claim.order;
-    const request = { email: '', ...orderFields(ctx, session, order), ipaddress: f.ip };
-    const result = await inScope(ctx, { orderId: order.id }, () =>
-      session.intent === 'preauth'
-        ? ctx.gateway.preauthForm(request)
-        : ctx.gateway.saleForm(request),
-    );
-    const flow = readFlow(order);
-    // A form address the browser must not follow: the order waits, and its status decides.
-    const safe = isBankUrl(ctx.config, result.redirectUrl);
-    if (!safe) {
-      logRefusedUrl(ctx, { orderId: order.id }, { field: 'redirect-url', url: result.redirectUrl });
-    }
-    const moved = await ctx.store.orders.transition(order.id, {
-      from: ['new'],
-      to: 'processing',
-      patch: {
-        ...(result.orderId ? { gatewayOrderId: result.orderId } : {}),
-        nextAction: writeFlow({
-          ...flow,
-          next: safe ? { action: 'redirect', url: result.redirectUrl } : WAIT,
-        }),
-      },
-    });
-    res.json(await answer(res, moved.order ?? order));
+    const session = payable(res, f, 'hosted');
+    const order = await startPayment(ctx, session.id, hostedFormCharge(ctx, session, f), f);
+    res.json(await answer(res, order));
   });
 
   return router;
