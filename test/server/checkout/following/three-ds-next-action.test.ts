@@ -1,23 +1,11 @@
-/** Pure parts: the 3DS next-action mapping, threeDSMethodData, the return page, logger redaction. */
+/** The 3DS next action a gateway status maps to (following/next-action.ts), and threeDSMethodData. */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
-import { isSafeUrl } from '../../../contract/safe-url.js';
+import { isSafeUrl } from '../../../../contract/safe-url.js';
 import {
   mapStatusToAction,
   threeDsMethodData,
-} from '../../../server/src/checkout/following/next-action.js';
-import { en } from '../../../server/src/checkout/http/page-words/en.js';
-import {
-  RETURN_SCRIPT_HASH,
-  renderReturnPage,
-} from '../../../server/src/checkout/http/return-page/page.js';
-import { createLogger } from '../../../server/src/checkout/logger.js';
-import {
-  signWebhook,
-  verifyWebhook,
-} from '../../../server/src/checkout/webhooks/webhook-signature.js';
+} from '../../../../server/src/checkout/following/next-action.js';
 
 const ctx = {
   returnUrl: 'https://pay.example/return/REF',
@@ -167,114 +155,5 @@ describe('3DS next action', () => {
       mapStatusToAction({ status: 'declined', acsUrl: 'javascript:x', creq: 'y' }, ctx),
       { next: { action: 'final' } },
     );
-  });
-});
-
-describe('return page', () => {
-  it('allows its one script by hash and cannot be broken out of', () => {
-    const html = renderReturnPage({
-      message: {
-        source: 'pay-checkout',
-        type: 'final',
-        orderId: '</script><script>alert(1)</script>',
-      },
-      origin: 'https://shop.example',
-      returnUrl: null,
-      language: { lang: 'en', dir: 'ltr', words: { ...en, finished: '<b>hi</b>' } },
-      text: 'finished',
-    });
-    const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? '');
-    assert.equal(scripts.length, 1);
-    assert.equal(
-      `sha256-${createHash('sha256')
-        .update(scripts[0] ?? '')
-        .digest('base64')}`,
-      RETURN_SCRIPT_HASH,
-    );
-    assert.ok(!html.includes('</script><script>alert(1)'));
-    assert.ok(html.includes('&#60;b&#62;hi&#60;/b&#62;'));
-  });
-});
-
-/** A logger at `info` whose lines land in `lines`. */
-function captureLogger() {
-  const lines: string[] = [];
-  const logger = createLogger({
-    level: 'info',
-    destination: new Writable({
-      write(chunk, _e, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    }),
-  });
-  return { lines, logger };
-}
-
-describe('logger redaction', () => {
-  it('censors card data and secrets at any depth, in messages and errors', () => {
-    const { lines, logger } = captureLogger();
-    logger.info(
-      {
-        body: { card: { number: '4111111111111111', cvc: '737' } },
-        deep: { a: { cvv2: '737', note: 'pan 4111 1111 1111 1111' } },
-        req: { headers: { authorization: 'Bearer sk_live_x' } },
-      },
-      'paying with 4111111111111111',
-    );
-    logger.error({ err: new Error('declined card 4111-1111-1111-1111') }, 'failed');
-    logger.warn({ error: 'HTTP 503' }, 'plain value');
-    // The places pino `redact` paths used to cover: the formatter alone must catch them.
-    logger.info(
-      {
-        config: { merchantApiKey: 'mk_live_x', jwtSecret: 'jw_live_x' },
-        req: { headers: { cookie: 'sid=ck_live_x' } },
-        headers: { authorization: 'Bearer hd_live_x' },
-        request: {
-          credit_card_number: '5555555555554444',
-          cvv2: '737',
-          ref: 'card_4000000000000002',
-        },
-        short: 'a 12-digit card 500000000009',
-        status: { 'card-exp-month': '12', 'card-exp-year': '2031' },
-      },
-      'paths',
-    );
-    // Without pino's millisecond timestamp: its 13 digits hold "737" or "2031" now and then.
-    const text = lines.map((line) => line.replace(/"time":\d+,/, '')).join('');
-    for (const secret of ['mk_live_x', 'jw_live_x', 'ck_live_x', 'hd_live_x', '5555555555554444']) {
-      assert.ok(!text.includes(secret), secret);
-    }
-    assert.ok(!text.includes('4000000000000002'));
-    assert.ok(!text.includes('4111111111111111'));
-    assert.ok(!text.includes('4111 1111 1111 1111'));
-    assert.ok(!text.includes('4111-1111-1111-1111'));
-    assert.ok(!text.includes('737'));
-    assert.ok(!text.includes('500000000009'));
-    assert.ok(!text.includes('2031'));
-    assert.ok(!text.includes('sk_live_x'));
-    assert.ok(text.includes('HTTP 503'));
-  });
-
-  it('keeps an id that holds 12 dashed digits whole, and still censors a card number beside it', () => {
-    const { lines, logger } = captureLogger();
-    // 5533-4311-9065-9 is 13 digits in a row: once cut out, which order a line was about was lost.
-    const id = 'd13479af-5533-4311-9065-9c77950a7b5e';
-    logger.error({ orderId: id, note: `${id} paid with 4111 1111 1111 1111` }, `order ${id}`);
-    const line = JSON.parse(lines.join(''));
-    assert.equal(line.orderId, id);
-    assert.equal(line.msg, `order ${id}`);
-    assert.equal(line.note, `${id} paid with [redacted]`);
-  });
-});
-
-describe('webhook signature', () => {
-  it('signs the timestamp with the body and refuses stale or altered events', () => {
-    const header = signWebhook('s3cret-s3cret-s3cret', '{"a":1}', 1_700_000_000);
-    assert.match(header, /^t=1700000000,v1=[0-9a-f]{64}$/);
-    const at = (nowSeconds: number) => ({ nowSeconds });
-    assert.ok(verifyWebhook('{"a":1}', header, 's3cret-s3cret-s3cret', at(1_700_000_100)));
-    assert.ok(!verifyWebhook('{"a":2}', header, 's3cret-s3cret-s3cret', at(1_700_000_100)));
-    assert.ok(!verifyWebhook('{"a":1}', header, 's3cret-s3cret-s3cret', at(1_700_001_000)));
   });
 });
