@@ -4,7 +4,7 @@
  * neither `type` nor `amount` (docs/gateway.md#callbacks-are-hints), so a shopper holding one valid
  * control can shift the boundary between the ids or relabel the type. We therefore never apply its
  * fields: we ask the gateway `status` of our own transaction, by our own ids, and apply that answer
- * only when it describes what we sent (payments/status-match.ts).
+ * only when it describes what we sent (following/status-match.ts).
  */
 import { MONEY_OPERATION_KINDS, type Order } from '../../store/index.js';
 import type { Context } from '../context.js';

@@ -1,7 +1,7 @@
 /**
  * While the shopper's browser holds the step (here a 3DS 2 challenge), the backend keeps asking
  * the gateway at the slow browserStepPollMs, so a lost return message or an ACS that ends the
- * challenge on its own still ends the flow within seconds (payments/follow.ts). A page that
+ * challenge on its own still ends the flow within seconds (following/follow.ts). A page that
  * resumes gets the step at once; a widget showing it long-polls with `showing=challenge`.
  */
 import assert from 'node:assert/strict';

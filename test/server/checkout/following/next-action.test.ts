@@ -1,6 +1,6 @@
 /**
- * Gateway-driven 3DS in the pure mapping (payments/next-action.ts) and the flow's step keys
- * (payments/flow-state.ts): the spec's `redirect_url`, the family's `redirect-to` and `html`,
+ * Gateway-driven 3DS in the pure mapping (following/next-action.ts) and the flow's step keys
+ * (following/flow-state.ts): the spec's `redirect_url`, the family's `redirect-to` and `html`,
  * from a status or from the sale answer; 3DS 1.0.2 without an MD.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * How the backend asks the gateway about an order (payments/poll-schedule.ts, follow.ts,
+ * How the backend asks the gateway about an order (following/poll-schedule.ts, follow.ts,
  * order-news.ts), against a gateway double whose status answers the test releases one by one:
  * the schedule of pauses, one poll shared by concurrent askers, and a long poll answered by
  * whatever comes first, news or its own poll. No wall-clock bounds: what is counted is calls.

@@ -1,5 +1,5 @@
 /**
- * The widget's session token (widget-api/jwt.ts): a token that verified is remembered, and that
+ * The widget's session token (payments/session-token.ts): a token that verified is remembered, and that
  * memory never lets through a token that would not verify on its own.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Pure parts of a lost 3DS upload (server/src/checkout/payments/sent-upload.ts): when the
+ * Pure parts of a lost 3DS upload (server/src/checkout/three-ds/sent-upload.ts): when the
  * gateway's status shows it never got the upload, when a resend is due, and reading the record
  * back from the stored flow state.
  */

@@ -10,7 +10,7 @@
  *                                   that page is over, ask the status once (gateway-return.ts)
  * and answers the tiny page of page.ts, always: this answer lands in the shopper's frame (or
  * page), where JSON would strand the widget. A cres or PaRes whose upload failed still gets the
- * page (challenge-complete); the order carries on by its status (payments/three-ds.ts). Replays,
+ * page (challenge-complete); the order carries on by its status (three-ds/three-ds.ts). Replays,
  * unknown refs, unreadable bodies and finished orders change nothing and say so.
  */
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
