@@ -14,8 +14,8 @@ export {
   SIGNATURE_HEADER,
   type VerifyWebhookOptions,
   verifyWebhook,
-} from './checkout/webhook-signature.js';
-export type { WebhookEvent } from './checkout/webhooks.js';
+} from './checkout/webhooks/webhook-signature.js';
+export type { WebhookEvent } from './checkout/webhooks/webhooks.js';
 export { ConfigError } from './config.js';
 export type { PayCheckoutOptions } from './library/options.js';
 export type { PayCheckout, PayCheckoutRouter } from './library/pay-checkout.js';

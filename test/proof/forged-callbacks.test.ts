@@ -200,7 +200,7 @@ describe('forged callbacks and final redirects change nothing', () => {
     await pair.sb.sandbox.idle();
     const before = await orderState(pair, s.orderId);
     // A gateway (or a tampering proxy) answers `approved`, but for 1.00, not 12.34.
-    const { applyStatus } = await import('../../server/src/checkout/payments/apply-status.js');
+    const { applyStatus } = await import('../../server/src/checkout/following/apply-status.js');
     const logged = pair.be.logs.length;
     const result = await applyStatus(pair.be.checkout.context, order, {
       type: 'status-response',

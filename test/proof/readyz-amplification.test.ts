@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { READY_CACHE_MS } from '../../server/src/checkout/health.js';
+import { READY_CACHE_MS } from '../../server/src/checkout/http/health.js';
 import {
   type Backend,
   closeServer,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import express from 'express';
 import request from 'supertest';
-import { clientIp } from '../../server/src/checkout/request-facts.js';
+import { clientIp } from '../../server/src/checkout/http/request-facts.js';
 import {
   backendPgliteFolder,
   ConfigError,

@@ -20,7 +20,6 @@ import helmet from 'helmet';
 import type { CheckoutConfig } from '../config.js';
 import { createGatewayClient, type FetchLike, type GatewayExchange } from '../gateway/index.js';
 import type { CheckoutStore } from '../store/index.js';
-import { callbackRouter } from './callbacks.js';
 import {
   type CallScope,
   type Context,
@@ -29,20 +28,29 @@ import {
   type Timing,
 } from './context.js';
 import { errorMiddleware, HttpError } from './errors.js';
-import { gatewayPageRouter } from './gateway-page/route.js';
-import { GATEWAY_PAGE_PATH } from './gateway-page/url.js';
-import { healthRouter } from './health.js';
-import { LAUNCH_PATH, launcherRouter } from './launcher/route.js';
+import { reconcileOnce } from './following/reconciler.js';
+import { callbackRouter } from './http/callbacks.js';
+import { gatewayPageRouter } from './http/gateway-page/route.js';
+import { healthRouter } from './http/health.js';
+import { launcherRouter } from './http/launcher/route.js';
+import {
+  IDEMPOTENCY_PURGE_EVERY_MS,
+  purgeIdempotencyKeys,
+} from './http/merchant-api/idempotency.js';
+import { merchantRouter } from './http/merchant-api/router.js';
+import { metricsRouter } from './http/metrics.js';
+import { returnRouter } from './http/return-page/route.js';
+import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, perIpLimit } from './http/throttle.js';
+import {
+  DEFAULT_WIDGET_LIMITS,
+  type WidgetLimits,
+  widgetRouter,
+} from './http/widget-api/router.js';
 import { createLogger, type Logger } from './logger.js';
-import { IDEMPOTENCY_PURGE_EVERY_MS, purgeIdempotencyKeys } from './merchant-api/idempotency.js';
-import { merchantRouter } from './merchant-api/router.js';
-import { createMetrics, metricsRouter } from './metrics.js';
-import { reconcileOnce } from './payments/reconciler.js';
-import { returnRouter } from './return-page/route.js';
-import { expireDueSessions } from './session-life.js';
-import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, perIpLimit } from './throttle.js';
-import { deliverDueWebhooks } from './webhooks.js';
-import { DEFAULT_WIDGET_LIMITS, type WidgetLimits, widgetRouter } from './widget-api/router.js';
+import { createMetrics } from './metrics.js';
+import { expireDueSessions } from './payments/session-life.js';
+import { GATEWAY_PAGE_PATH, LAUNCH_PATH } from './payments/urls.js';
+import { deliverDueWebhooks } from './webhooks/webhooks.js';
 
 export interface CheckoutDeps {
   store: CheckoutStore;

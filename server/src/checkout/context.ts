@@ -17,7 +17,7 @@ export type Gateway = GatewayClient;
 export interface Timing {
   /**
    * The pause between the first two status polls of an order (or of its new state): the first is
-   * sent at once, the second this soon after, capped by pollMinMs (payments/poll-schedule.ts).
+   * sent at once, the second this soon after, capped by pollMinMs (following/poll-schedule.ts).
    */
   firstPollMs: number;
   /** The pause before the third poll, then multiplied by 1.5 up to pollMaxMs. */

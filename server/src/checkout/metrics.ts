@@ -5,12 +5,10 @@
  * undelivered webhooks) are read from the store at each scrape, so every instance reports the
  * same shared truth. Each app has a registry of its own (several may live in one process).
  */
-import { Router } from 'express';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayExchange } from '../gateway/index.js';
 import type { CheckoutStore, Order } from '../store/index.js';
-import { merchantAuth } from './merchant-api/auth.js';
-import { readFlow, type ThreeDsStep } from './payments/flow-state.js';
+import { readFlow, type ThreeDsStep } from './following/flow-state.js';
 
 export type ThreeDsPath = 'none' | 'frictionless' | 'method-timeout' | ThreeDsStep;
 
@@ -139,12 +137,3 @@ export function createMetrics(store: () => CheckoutStore, withProcess: boolean) 
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
-
-/** `GET /metrics` with `Authorization: Bearer <token>`; a 401 otherwise. */
-export function metricsRouter(metrics: Metrics, token: string): Router {
-  const router = Router();
-  router.get('/metrics', merchantAuth(token, 'metrics token'), async (_req, res) => {
-    res.set('Content-Type', metrics.register.contentType).send(await metrics.register.metrics());
-  });
-  return router;
-}

@@ -23,7 +23,7 @@ import type {
   OrderStatusEnum,
   ResolveOperationBody,
   SessionCreated,
-} from '../checkout/merchant-api/schemas.js';
+} from '../checkout/http/merchant-api/schemas.js';
 import { PayCheckoutError } from '../errors.js';
 
 /** What `createSession` sends (defaults as the API applies them: intent sale, 30 minutes...). */

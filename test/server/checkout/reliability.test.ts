@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { verifyWebhook } from '../../../server/src/checkout/webhook-signature.js';
+import { verifyWebhook } from '../../../server/src/checkout/webhooks/webhook-signature.js';
 import type { FetchLike } from '../../../server/src/gateway/index.js';
 import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
 import {

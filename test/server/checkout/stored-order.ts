@@ -3,8 +3,8 @@
  * payment behind it. For tests of the pages that serve a stored step (gateway page, launcher).
  */
 import assert from 'node:assert/strict';
-import { writeFlow } from '../../../server/src/checkout/payments/flow-state.js';
-import type { StoredAction } from '../../../server/src/checkout/payments/next-action.js';
+import { writeFlow } from '../../../server/src/checkout/following/flow-state.js';
+import type { StoredAction } from '../../../server/src/checkout/following/next-action.js';
 import type { CheckoutStore, Order, OrderState } from '../../../server/src/store/index.js';
 import { type Backend, withSandboxAndBackend } from '../../support/harness.js';
 import { uniqueOrderId } from '../../support/shopper.js';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { signWebhook } from '../../../server/src/checkout/webhook-signature.js';
+import { signWebhook } from '../../../server/src/checkout/webhooks/webhook-signature.js';
 import { SIGNATURE_HEADER, verifyWebhook } from '../../../server/src/index.js';
 
 const SECRET = 'whsec-0123456789abcdef';

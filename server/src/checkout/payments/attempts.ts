@@ -15,8 +15,8 @@ import type { CheckoutRepositories, CheckoutSession, Order } from '../../store/i
 import { FAILED_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
 import { HttpError } from '../errors.js';
-import { enqueueEvent, enqueueOrderWebhook } from '../webhooks.js';
-import { runMoneyOp } from './money-ops.js';
+import { runMoneyOp } from '../operations/money-ops.js';
+import { enqueueEvent, enqueueOrderWebhook } from '../webhooks/webhooks.js';
 import { attemptView, merchantOrderView } from './views.js';
 
 type Tx = Pick<CheckoutRepositories, 'orders' | 'sessions' | 'webhooks'>;

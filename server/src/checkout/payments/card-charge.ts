@@ -9,7 +9,7 @@ import type { SaleRequest } from '../../gateway/index.js';
 import type { CheckoutSession, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { BrowserRequestFacts } from '../request-facts.js';
+import type { BrowserRequestFacts } from './browser-facts.js';
 import { summarizeCard } from './card.js';
 import { orderFields } from './order-fields.js';
 import { browserFields, type Charge } from './pay.js';
@@ -68,6 +68,8 @@ export function cardCharge(
       cardMasked: summary.masked,
       saveCard,
     },
+    challengeWindowSize: browser.challengeWindowSize,
+    followAtOnce: true,
     send(session, order) {
       const request = saleRequest(ctx, session, order, card, browser, facts);
       return session.intent === 'preauth'

@@ -7,8 +7,7 @@
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, JsonObject, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
-import { returnUrlOf } from './apply-status.js';
-import { callbackUrl } from './pay.js';
+import { callbackUrl, returnUrlOf } from './urls.js';
 
 const GATEWAY_NAMES = {
   firstName: 'first_name',

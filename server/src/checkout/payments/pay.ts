@@ -1,8 +1,9 @@
 /**
  * Paying a session: claim it (once: a double submit gets the same order back), send the one
  * gateway call that charges it, and answer the first next action. What is charged is a `Charge`:
- * a card typed in the form (card-charge.ts: a sale or preauth per the session's intent) or a
- * saved card (saved-card-charge.ts: make-rebill). Amount, currency, intent and customer come from
+ * a card typed in the form (card-charge.ts: a sale or preauth per the session's intent), a
+ * saved card (saved-card-charge.ts: make-rebill), or the gateway's hosted form
+ * (hosted-form-charge.ts: sale-form or preauth-form, whose page takes the card). Amount, currency, intent and customer come from
  * the session the merchant created; the browser brings only the card (or its handle) and its own
  * fields. Card data lives in the charge and the gateway call, nowhere else.
  *
@@ -13,34 +14,38 @@
  * carries `redirect_url`"; the family also sends `html` or `redirect-to`): that gateway page is
  * the first step, and stays it while the statuses name none (next-action.ts, salePage).
  */
-import type { BrowserInfo } from '../../../../contract/api-types.js';
+import type { BrowserInfo, ChallengeWindowSize } from '../../../../contract/api-types.js';
 import type { GatewayResult } from '../../gateway/index.js';
 import type { CheckoutSession, Order, PaymentOrderFields } from '../../store/index.js';
-import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
-import { gatewayPageUrl } from '../gateway-page/url.js';
-import type { BrowserRequestFacts } from '../request-facts.js';
+import { finalizeOrder } from '../following/apply-status.js';
+import { readFlow, WAIT, writeFlow } from '../following/flow-state.js';
+import { followOrder } from '../following/follow.js';
+import { salePageOf, statusFieldsOf } from '../following/next-action.js';
 import { withoutCardRef } from '../saved-cards/card-details.js';
-import { claimSession } from '../session-life.js';
-import { finalizeOrder, returnUrlOf } from './apply-status.js';
+import { refusedForSure } from '../three-ds/refusal.js';
+import { logRefusedUrl } from '../three-ds/refused-url.js';
 import { attemptsExhausted } from './attempts.js';
-import { readFlow, WAIT, writeFlow } from './flow-state.js';
-import { followOrder } from './follow.js';
-import { salePageOf, statusFieldsOf } from './next-action.js';
-import { refusedForSure } from './refusal.js';
-import { logRefusedUrl } from './refused-url.js';
+import { isBankUrl } from './bank-urls.js';
+import type { BrowserRequestFacts } from './browser-facts.js';
+import { claimSession } from './session-life.js';
+import { gatewayPageUrl, returnUrlOf } from './urls.js';
 
 /** What a payment charges, and how. */
 export interface Charge {
   /** What the attempt keeps of the card (never the card itself) and whether to save it. */
   order: Omit<PaymentOrderFields, 'merchantOrigin' | 'nextAction'>;
+  /** The window size the widget asked for; gateways do not always name one (none: hosted form). */
+  challengeWindowSize?: ChallengeWindowSize | undefined;
   /** The one gateway call that charges the claimed attempt `order` of `session`. */
   send(session: CheckoutSession, order: Order): Promise<GatewayResult>;
-}
-
-export function callbackUrl(ctx: Context): string {
-  return `${ctx.config.publicUrl}/callbacks/gateway`;
+  /**
+   * Whether one status call follows the gateway's answer: most flows know their first step at
+   * once. The hosted form's answer is its first step, the gateway's own page where the shopper
+   * types the card, and nothing is charged before that: it asks none.
+   */
+  followAtOnce: boolean;
 }
 
 /**
@@ -94,7 +99,6 @@ export async function startPayment(
   ctx: Context,
   sessionId: string,
   charge: Charge,
-  browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
 ): Promise<Order> {
   const claim = await claimSession(ctx, sessionId, {
@@ -104,7 +108,7 @@ export async function startPayment(
     nextAction: writeFlow({
       next: WAIT,
       answered: [],
-      challengeWindowSize: browser.challengeWindowSize,
+      challengeWindowSize: charge.challengeWindowSize,
     }),
   });
   if (!claim.won) {
@@ -169,5 +173,5 @@ export async function startPayment(
     return moved.order ?? order;
   }
   // One status call: most flows know their first step at once.
-  return followOrder(ctx, order, 0);
+  return charge.followAtOnce ? followOrder(ctx, order, 0) : order;
 }

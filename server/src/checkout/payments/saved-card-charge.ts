@@ -11,11 +11,11 @@ import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, conflict, HttpError } from '../errors.js';
-import type { BrowserRequestFacts } from '../request-facts.js';
 import { cardDetails, isExpired } from '../saved-cards/card-details.js';
-import { returnUrlOf } from './apply-status.js';
+import type { BrowserRequestFacts } from './browser-facts.js';
 import { cardFromGateway } from './card.js';
-import { type Accepted, browserFields, type Charge, callbackUrl } from './pay.js';
+import { type Accepted, browserFields, type Charge } from './pay.js';
+import { callbackUrl, returnUrlOf } from './urls.js';
 
 export async function savedCardCharge(
   ctx: Context,
@@ -58,6 +58,8 @@ export async function savedCardCharge(
       cardMasked: card?.masked ?? null,
       savedCardRef: ref.id,
     },
+    challengeWindowSize: request.browser.challengeWindowSize,
+    followAtOnce: true,
     send(s: CheckoutSession, order) {
       return ctx.gateway.makeRebill({
         client_orderid: order.clientOrderId,

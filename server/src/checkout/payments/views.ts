@@ -17,9 +17,9 @@ import {
   type OrderState,
   UNPAID_ORDER_STATUSES,
 } from '../../store/index.js';
+import { declineReason } from '../following/decline-reason.js';
+import type { StoredAction } from '../following/next-action.js';
 import type { CardRefSummary } from '../saved-cards/views.js';
-import { declineReason } from './decline-reason.js';
-import type { StoredAction } from './next-action.js';
 
 /**
  * The status as the widget knows it. `new` is ours (the sale is being sent): processing. The

@@ -17,13 +17,13 @@
 import type { MerchantOperation, Order, StoredCardRef } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError } from '../errors.js';
-import { runOperation } from '../merchant-api/operation-runner.js';
-import { finalizeOperation } from '../operations-status.js';
+import { isFinalStatus } from '../following/next-action.js';
+import { followUntilFinal } from '../operations/follow-operation.js';
+import { runOperation } from '../operations/operation-runner.js';
+import { finalizeOperation } from '../operations/operations-status.js';
 import { gatewayBrand } from '../payments/card.js';
-import { followUntilFinal } from '../payments/follow-operation.js';
-import { isFinalStatus } from '../payments/next-action.js';
 import { merchantOrderView } from '../payments/views.js';
-import { enqueueEvent } from '../webhooks.js';
+import { enqueueEvent } from '../webhooks/webhooks.js';
 import { cardDetailsOrNull, cardRefTag } from './card-details.js';
 import { cardRefSummary } from './views.js';
 
