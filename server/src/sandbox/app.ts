@@ -5,7 +5,7 @@
  */
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import pino from 'pino';
-import { type Database, migrate, openDatabase } from '../store/database.js';
+import { type Database, migrate, openDatabase } from '../store/engine/database.js';
 import { formRouter } from './acs/form-pages.js';
 import { acsRouter } from './acs/pages.js';
 import { adminRouter } from './admin.js';

@@ -10,7 +10,7 @@ import {
   migrate,
   openDatabase,
   type Queryable,
-} from './database.js';
+} from './engine/database.js';
 import { createHistoryRepository } from './history.js';
 import { createIdempotencyRepository } from './idempotency.js';
 import { createOperationRepository } from './operations.js';

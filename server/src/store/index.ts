@@ -34,7 +34,8 @@ export {
   openSharedPGlite,
   type Queryable,
   type QueryResult,
-} from './database.js';
+} from './engine/database.js';
+export type { SharedPGlite } from './engine/shared-pglite.js';
 export { CardRefNotHeldError, StoreError, type StoreErrorCode } from './errors.js';
 export {
   createHistoryRepository,
@@ -106,7 +107,6 @@ export {
   type SessionRepository,
   type SessionWrite,
 } from './sessions.js';
-export type { SharedPGlite } from './shared-pglite.js';
 export {
   createWebhookRepository,
   type MerchantWebhook,
