@@ -4,13 +4,8 @@
 
 import { createCallbackRepository } from './callbacks.js';
 import { createCardRefRepository } from './card-refs.js';
-import {
-  type Database,
-  type DatabaseOptions,
-  migrate,
-  openDatabase,
-  type Queryable,
-} from './engine/database.js';
+import { type DatabaseOptions, migrate, openDatabase } from './engine/database.js';
+import type { Database, Queryable } from './engine/types.js';
 import { createHistoryRepository } from './history.js';
 import { createIdempotencyRepository } from './idempotency.js';
 import { createOperationRepository } from './operations.js';

@@ -26,16 +26,14 @@ export {
   ClientOrderIdTakenError,
 } from './client-order-ids.js';
 export {
-  type Database,
   type DatabaseOptions,
   type Migration,
   migrate,
   openDatabase,
   openSharedPGlite,
-  type Queryable,
-  type QueryResult,
 } from './engine/database.js';
 export type { SharedPGlite } from './engine/shared-pglite.js';
+export type { Database, Queryable, QueryResult } from './engine/types.js';
 export { CardRefNotHeldError, StoreError, type StoreErrorCode } from './errors.js';
 export {
   createHistoryRepository,

@@ -11,7 +11,7 @@
  * (session-reads.ts), and the widget re-reads them while nothing happens; that query was a third
  * of a session read's CPU time (test/bench/RESULTS.md, "Where the time went").
  */
-import type { QueryResult } from './engine/database.js';
+import type { QueryResult } from './engine/types.js';
 import type { Executor } from './sql.js';
 
 /** Answers kept at most; they are all dropped at the next change anyway. */

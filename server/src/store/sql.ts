@@ -3,7 +3,7 @@
  * bigint and timestamps differently), JSON parameters, and transactions that nest.
  */
 
-import type { Database, Queryable } from './engine/database.js';
+import type { Database, Queryable } from './engine/types.js';
 import { StoreError } from './errors.js';
 
 /** What a repository runs its SQL on: the database itself, or an open transaction. */
