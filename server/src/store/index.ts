@@ -34,7 +34,12 @@ export {
 } from './engine/database.js';
 export type { SharedPGlite } from './engine/shared-pglite.js';
 export type { Database, Queryable, QueryResult } from './engine/types.js';
-export { CardRefNotHeldError, StoreError, type StoreErrorCode } from './errors.js';
+export {
+  CardRefNotHeldError,
+  StoreError,
+  type StoreErrorCode,
+  UniqueViolationError,
+} from './errors.js';
 export {
   createHistoryRepository,
   type GatewayExchange,
@@ -49,6 +54,8 @@ export {
   type IdempotencyRequest,
 } from './idempotency.js';
 export {
+  CLAIMING_OPERATION_KINDS,
+  type ClaimingOperationKind,
   createOperationRepository,
   type MerchantOperation,
   type MerchantOperationKind,
@@ -105,6 +112,7 @@ export {
   type SessionRepository,
   type SessionWrite,
 } from './sessions.js';
+export type { Backlog } from './sql.js';
 export {
   createWebhookRepository,
   type MerchantWebhook,

@@ -296,6 +296,14 @@ export function createOrderRepository(q: Executor) {
     },
 
     get,
+
+    /**
+     * The order, its row locked until the caller's transaction ends: a money operation (capture,
+     * void, return) checks and reserves under it, so those on one order run one at a time.
+     */
+    lockForMoneyOperation: (id: string) =>
+      one('select * from orders where id = $1 for update', [id]),
+
     getByClientOrderId: (clientOrderId: string) =>
       one('select * from orders where client_orderid = $1', [clientOrderId]),
     getByGatewayOrderId: (gatewayOrderId: string) =>

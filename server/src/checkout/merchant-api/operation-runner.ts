@@ -7,7 +7,11 @@
  */
 
 import { GatewayError, type GatewayResult } from '../../gateway/index.js';
-import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
+import {
+  type MerchantOperation,
+  type MerchantOperationKind,
+  UniqueViolationError,
+} from '../../store/index.js';
 import { isBankUrl } from '../bank-urls.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
@@ -16,7 +20,7 @@ import { followUntilFinal, pollOperation } from '../payments/follow-operation.js
 import { isFinalStatus } from '../payments/next-action.js';
 import { logRefusedUrl } from '../payments/refused-url.js';
 import { type ChargedCardRef, reserveCharge } from '../saved-cards/charge-guard.js';
-import { isUniqueViolation, orderIdTaken } from './sessions.js';
+import { orderIdTaken } from './sessions.js';
 
 export interface OperationInput {
   kind: MerchantOperationKind;
@@ -73,7 +77,7 @@ export async function runOperation(
     // requests racing cannot both pass them, and nothing is recorded or sent.
     const taken = orderIdTaken(error, input.clientId);
     if (taken) throw taken;
-    if (isUniqueViolation(error)) {
+    if (error instanceof UniqueViolationError) {
       throw new HttpError(
         409,
         'conflict',

@@ -8,6 +8,7 @@ import {
   type CheckoutSession,
   type ClientOrderIdHolder,
   ClientOrderIdTakenError,
+  UniqueViolationError,
 } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest, HttpError, notFound } from '../errors.js';
@@ -26,10 +27,6 @@ import {
   SESSION_PARAM,
   SessionCreated,
 } from './schemas.js';
-
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === '23505';
-}
 
 /**
  * The store refused an id that a session, an attempt or a merchant operation holds already (one
@@ -116,7 +113,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       } catch (error) {
         const taken = orderIdTaken(error, body.orderId);
         if (taken) throw taken;
-        if (isUniqueViolation(error))
+        if (error instanceof UniqueViolationError)
           throw new HttpError(
             409,
             'conflict',
