@@ -114,6 +114,15 @@ export {
 } from './sessions.js';
 export type { Backlog } from './sql.js';
 export {
+  isAllowedMove,
+  ORDER_MOVES,
+  SESSION_MOVES,
+  type StateMachine,
+  type StateMove,
+  StateMoveRefusedError,
+  stateMovesMarkdown,
+} from './state-moves.js';
+export {
   createWebhookRepository,
   type MerchantWebhook,
   type WebhookListFilter,

@@ -38,6 +38,7 @@ import {
   toInt,
   toStringOrNull,
 } from './sql.js';
+import { assertMoves, statesMovingTo } from './state-moves.js';
 
 export interface CheckoutSession {
   id: string;
@@ -234,6 +235,7 @@ export function createSessionRepository(q: Executor) {
     sessionId: string,
     dueOnly: boolean,
   ): Promise<ExpiryWrite> => {
+    assertMoves('session', ['open'], 'expired');
     const { rows } = await tx.query(
       `update checkout_sessions set state = 'expired', updated_at = now(), version = version + 1
        where id = $1 and state = 'open' ${dueOnly ? 'and expires_at <= now()' : ''} returning *`,
@@ -320,6 +322,7 @@ export function createSessionRepository(q: Executor) {
      */
     claimForPayment(sessionId: string, fields: PaymentOrderFields = {}): Promise<ClaimResult> {
       return inTransaction(q, async (tx) => {
+        assertMoves('session', ['open'], 'paying');
         const claimed = await tx.query(
           `update checkout_sessions set state = 'paying', updated_at = now(), version = version + 1
            where id = $1 and state = 'open' and expires_at > now() returning *`,
@@ -424,22 +427,30 @@ export function createSessionRepository(q: Executor) {
       return rows[0] ? mapSession(rows[0]) : null;
     },
 
-    /** The approved attempt the session keeps: its order from now on, and the session completed. */
+    /**
+     * The approved attempt the session keeps: its order from now on, and the session completed,
+     * from any state the table of moves lets a session complete from (state-moves.ts: all).
+     */
     async keep(id: string, orderId: string): Promise<CheckoutSession | null> {
       const { rows } = await q.query(
         `update checkout_sessions set order_id = $2, state = 'completed', updated_at = now(),
            version = version + 1
-         where id = $1 returning *`,
-        [id, orderId],
+         where id = $1 and state = any($3::text[]) returning *`,
+        [id, orderId, statesMovingTo('session', 'completed')],
       );
       return rows[0] ? mapSession(rows[0]) : null;
     },
 
-    /** Moves the session to `to` only if its state is one of `from`. */
+    /**
+     * Moves the session to `to` only if its state is one of `from`. A move from one of `from` to
+     * `to` that the table of moves lacks (state-moves.ts) is refused with StateMoveRefusedError
+     * before anything is written.
+     */
     async transition(
       id: string,
       change: { from: readonly SessionState[]; to: SessionState },
     ): Promise<SessionWrite> {
+      assertMoves('session', change.from, change.to);
       const { rows } = await q.query(
         `update checkout_sessions set state = $2, updated_at = now(), version = version + 1
          where id = $1 and state = any($3::text[]) returning *`,
