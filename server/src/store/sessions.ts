@@ -16,16 +16,15 @@ import type {
   SavedCardCvc,
   SessionState,
 } from '../../../contract/api-types.js';
+import { attemptClientOrderId, exhausted, isRetryable, SALTED_TRIES } from './attempt-rules.js';
 import { ClientOrderIdTakenError, createClientOrderIdRepository } from './client-order-ids.js';
 import { StoreError } from './errors.js';
 import {
   createOrderRepository,
-  FAILED_ORDER_STATUSES,
   type JsonObject,
   mapOrder,
   type NewOrder,
   type Order,
-  PENDING_ORDER_STATUSES,
 } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import { createSessionCardRepository } from './session-cards.js';
@@ -159,33 +158,6 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
     version: toInt(row.version, 'checkout_sessions.version'),
   };
 }
-
-/** An attempt after which the session may take another: it failed, or its bank page was left. */
-function isRetryable(order: Order): boolean {
-  return (
-    FAILED_ORDER_STATUSES.includes(order.status) ||
-    (order.abandonedAt !== null && PENDING_ORDER_STATUSES.includes(order.status))
-  );
-}
-
-/** The session's last attempt failed (or was left) and it takes no more. */
-function exhausted(session: CheckoutSession, order: Order | null): boolean {
-  return order !== null && isRetryable(order) && order.attempt >= session.maxAttempts;
-}
-
-/**
- * The gateway's client_orderid of attempt `n`: the merchant's order id for the first, then
- * `<order id>-<n>`, the order id shortened to keep it within the gateway's 128 characters. With
- * `salt` (the plain one is taken): `<order id>-<salt>-<n>`, shortened the same way.
- */
-function attemptClientOrderId(orderId: string, n: number, salt?: string): string {
-  if (n === 1) return orderId;
-  const suffix = `${salt ? `-${salt}` : ''}-${n}`;
-  return `${orderId.slice(0, 128 - suffix.length)}${suffix}`;
-}
-
-/** Tries of a salted attempt id before giving up (each has 2^24 values nobody could guess). */
-const SALTED_TRIES = 3;
 
 /**
  * Claims attempt `n`'s client_orderid for order row `orderRowId`, in the caller's transaction.
