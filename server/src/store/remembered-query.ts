@@ -2,8 +2,8 @@
  * A read answered from memory while the database has not changed since it last ran.
  *
  * Only on embedded PGlite: its data folder belongs to this one process, so every change passes
- * through its Database handles, which count them (`Database.writes`, shared-pglite.ts). Any
- * statement or transaction started since the answer was read, by any store on that PGlite and
+ * through its Database handles, which count them (`Database.writes`, engine/shared-pglite.ts).
+ * Any statement or transaction started since the answer was read, by any store on that PGlite and
  * whatever it touched, makes the next call read again: the answer is the one a query started at
  * the same moment would give. On PostgreSQL other processes may write, so every call queries.
  *
