@@ -62,7 +62,7 @@ export const SESSION_MOVES: readonly StateMove<SessionState>[] = [
   {
     from: ['open', 'paying'],
     to: ['cancelled'],
-    why: 'The shopper left the bank page of the last attempt it takes.',
+    why: 'The shopper left the bank page of its last attempt (none left, or past its expiry).',
   },
   {
     from: ['open', 'paying'],
