@@ -32,7 +32,7 @@ import {
 } from './config.js';
 import { secureDataDir } from './data-dir.js';
 import { SandboxConfigError } from './sandbox/options.js';
-import { initialiseDataDir } from './store/pglite-folder.js';
+import { initialiseDataDir } from './store/engine/pglite-folder.js';
 
 export type { Started, Stopping };
 

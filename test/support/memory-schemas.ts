@@ -1,7 +1,7 @@
 /**
  * One in-memory PGlite per test process for the sandboxes and backends its tests start, each in a
  * schema of its own, as `npm start` puts the backend and its embedded sandbox on one PGlite
- * (server/src/store/shared-pglite.ts). Starting PGlite is the dear part of a test stack (1.1 to
+ * (server/src/store/engine/shared-pglite.ts). Starting PGlite is the dear part of a test stack (1.1 to
  * 1.5 s of CPU even from the template of pglite-template.ts); a file that starts a sandbox and a
  * backend, or a second stack for one test, starts it once.
  *

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGLITE_SETTINGS, pgliteStartParams } from '../../server/src/store/pglite-engine.js';
-import { initialiseDataDir } from '../../server/src/store/pglite-folder.js';
+import { PGLITE_SETTINGS, pgliteStartParams } from '../../server/src/store/engine/pglite-engine.js';
+import { initialiseDataDir } from '../../server/src/store/engine/pglite-folder.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pglite = join(root, 'node_modules', '@electric-sql', 'pglite');

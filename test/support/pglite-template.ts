@@ -7,7 +7,10 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { emptyClusterTarball, useMemoryTemplate } from '../../server/src/store/pglite-engine.js';
+import {
+  emptyClusterTarball,
+  useMemoryTemplate,
+} from '../../server/src/store/engine/pglite-engine.js';
 import { pgliteCachePath } from './pglite-cache.js';
 
 const file = pgliteCachePath('tar');

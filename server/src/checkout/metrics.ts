@@ -7,7 +7,7 @@
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayExchange } from '../gateway/index.js';
-import type { CheckoutStore, Order } from '../store/index.js';
+import type { Backlog, CheckoutStore, Order } from '../store/index.js';
 import { readFlow, type ThreeDsStep } from './following/flow-state.js';
 
 export type ThreeDsPath = 'none' | 'frictionless' | 'method-timeout' | ThreeDsStep;
@@ -77,18 +77,22 @@ export function createMetrics(store: () => CheckoutStore, withProcess: boolean) 
   });
   /**
    * A backlog read from the store at each scrape, once for both its gauges: how many, and the age
-   * in seconds of the oldest (0: none). `sql` answers `n` and `oldest`.
+   * in seconds of the oldest (0: none).
    */
-  const backlog = (name: string, what: string, sql: string) => {
+  const backlog = (
+    name: string,
+    what: string,
+    read: (store: CheckoutStore) => Promise<Backlog>,
+  ) => {
     // The count first: a registry collects in order, and its read sets the age as well.
     const count = new Gauge({
       name,
       help: `${what[0]?.toUpperCase()}${what.slice(1)} now.`,
       registers,
       async collect() {
-        const { rows } = await store().db.query<{ n: number; oldest: number | null }>(sql);
-        this.set(Number(rows[0]?.n ?? 0));
-        oldest.set(Number(rows[0]?.oldest ?? 0));
+        const { count, oldestSeconds } = await read(store());
+        this.set(count);
+        oldest.set(oldestSeconds);
       },
     });
     const oldest = new Gauge({
@@ -98,17 +102,11 @@ export function createMetrics(store: () => CheckoutStore, withProcess: boolean) 
     });
     return count;
   };
-  backlog(
-    'pay_checkout_operations_unknown',
-    'money operations whose outcome is unknown',
-    `select count(*)::int as n, extract(epoch from now() - min(updated_at))::float as oldest
-       from merchant_operations where status = 'unknown'`,
+  backlog('pay_checkout_operations_unknown', 'money operations whose outcome is unknown', (s) =>
+    s.operations.unknownBacklog(),
   );
-  backlog(
-    'pay_checkout_webhooks_undelivered',
-    'webhook events not delivered yet',
-    `select count(*)::int as n, extract(epoch from now() - min(created_at))::float as oldest
-       from merchant_webhooks where delivered_at is null and failed_at is null`,
+  backlog('pay_checkout_webhooks_undelivered', 'webhook events not delivered yet', (s) =>
+    s.webhooks.undeliveredBacklog(),
   );
 
   return {

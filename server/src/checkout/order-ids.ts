@@ -5,10 +5,6 @@
 import { type ClientOrderIdHolder, ClientOrderIdTakenError } from '../store/index.js';
 import { HttpError } from './errors.js';
 
-export function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === '23505';
-}
-
 /**
  * The store refused an id that a session, an attempt or a merchant operation holds already (one
  * namespace for every client_orderid sent to the gateway): the 409 that names `orderId` and what

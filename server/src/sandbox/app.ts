@@ -5,7 +5,8 @@
  */
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import pino from 'pino';
-import { type Database, migrate, openDatabase } from '../store/database.js';
+import { migrate, openDatabase } from '../store/engine/database.js';
+import type { Database } from '../store/engine/types.js';
 import { formRouter } from './acs/form-pages.js';
 import { acsRouter } from './acs/pages.js';
 import { adminRouter } from './admin.js';

@@ -3,7 +3,7 @@
  * charge), kept in `sandbox_jobs` so a restarted sandbox picks it up, and run on the injectable
  * clock. A job row is claimed atomically before it runs, so it runs once even with two instances.
  */
-import type { Database } from '../store/database.js';
+import type { Database } from '../store/engine/types.js';
 import type { Clock } from './scheduler.js';
 import type { TxContext } from './store.js';
 

@@ -4,7 +4,7 @@
  */
 import type pino from 'pino';
 import { PayCheckoutError } from '../errors.js';
-import type { Database } from '../store/database.js';
+import type { Database } from '../store/engine/types.js';
 import type { FaultSettings } from './faults.js';
 import type { CallbackFetch } from './http/callback-get.js';
 import type { Clock } from './scheduler.js';

@@ -3,7 +3,7 @@
  * database module the backend uses, so a restarted sandbox remembers its transactions.
  * Append migrations; never edit one that has shipped.
  */
-import type { Migration } from '../store/database.js';
+import type { Migration } from '../store/engine/database.js';
 
 export const SANDBOX_MIGRATION_SET = 'sandbox';
 

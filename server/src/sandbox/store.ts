@@ -4,7 +4,7 @@
  * PostgreSQL) cannot both pass a rule check. Work that must follow a commit (arming a timer)
  * is registered with `after`.
  */
-import type { Database, Queryable } from '../store/database.js';
+import type { Database, Queryable } from '../store/engine/types.js';
 import type { Transaction } from './model.js';
 
 export interface TxContext {

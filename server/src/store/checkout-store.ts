@@ -4,13 +4,8 @@
 
 import { createCallbackRepository } from './callbacks.js';
 import { createCardRefRepository } from './card-refs.js';
-import {
-  type Database,
-  type DatabaseOptions,
-  migrate,
-  openDatabase,
-  type Queryable,
-} from './database.js';
+import { type DatabaseOptions, migrate, openDatabase } from './engine/database.js';
+import type { Database } from './engine/types.js';
 import { createHistoryRepository } from './history.js';
 import { createIdempotencyRepository } from './idempotency.js';
 import { createOperationRepository } from './operations.js';
@@ -19,9 +14,10 @@ import { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
 import { createSessionCardRepository } from './session-cards.js';
 import { createSessionReadRepository } from './session-reads.js';
 import { createSessionRepository } from './sessions.js';
-import type { Executor } from './sql.js';
+import { type Executor, translatingErrors } from './sql.js';
 import { createWebhookRepository } from './webhooks.js';
 
+/** The repositories on `q`, which translates the engine's errors (`translatingErrors`). */
 function createRepositories(q: Executor) {
   return {
     orders: createOrderRepository(q),
@@ -40,23 +36,32 @@ function createRepositories(q: Executor) {
 export type CheckoutRepositories = ReturnType<typeof createRepositories>;
 
 export interface CheckoutStore extends CheckoutRepositories {
+  /**
+   * The database under the store, for its owner: migrations, closing, tests. The backend reads
+   * and writes through the repositories only (no SQL outside store/).
+   */
   readonly db: Database;
   /**
    * Runs `fn` with repositories bound to one transaction: all of its writes commit together or
    * not at all. Use only `tx` inside (on PGlite the outer store would wait for the transaction).
    */
-  transaction<T>(
-    fn: (tx: CheckoutRepositories & { query: Queryable['query'] }) => Promise<T>,
-  ): Promise<T>;
+  transaction<T>(fn: (tx: CheckoutRepositories) => Promise<T>): Promise<T>;
+  /** Resolves when the database answers a trivial statement (the readiness probe). */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Wraps an already migrated database (tests, or a caller that manages the connection). */
 export function createCheckoutStore(db: Database): CheckoutStore {
+  const q = translatingErrors(db);
+  const transaction = q.transaction as NonNullable<Executor['transaction']>;
   return {
     db,
-    ...createRepositories(db),
-    transaction: (fn) => db.transaction((tx) => fn({ ...createRepositories(tx), query: tx.query })),
+    ...createRepositories(q),
+    transaction: (fn) => transaction((tx) => fn(createRepositories(tx))),
+    async ping() {
+      await q.query('select 1');
+    },
     close: () => db.close(),
   };
 }

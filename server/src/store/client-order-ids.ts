@@ -7,7 +7,8 @@
  *
  * - a checkout session: the merchant's orderId, which is also its first attempt's client_orderid;
  * - a further payment attempt of a session (`<orderId>-2`, ...; store/sessions.ts);
- * - a merchant operation that sends a fresh client_orderid (`CLAIMING_OPERATION_KINDS`).
+ * - a merchant operation that sends a fresh client_orderid (`CLAIMING_OPERATION_KINDS`,
+ *   operations.ts).
  *
  * Follow-on requests on an existing transaction (capture, void, return, create-card-ref, the
  * second step of a two-step payout, status) send that transaction's own client_orderid and claim
@@ -16,27 +17,16 @@
  * The primary key is the check: of two instances racing for one id, one insert waits for the
  * other's transaction and then finds the id taken.
  */
-import { PayCheckoutError } from '../errors.js';
-import type { MerchantOperationKind } from './operations.js';
+import { StoreError } from './errors.js';
 import type { Executor } from './sql.js';
 
-/** The merchant operations whose gateway request carries a client_orderid of their own. */
-export const CLAIMING_OPERATION_KINDS = [
-  'rebill',
-  'payout',
-  'transfer',
-  'account-verification',
-  'hosted-form',
-] as const satisfies readonly MerchantOperationKind[];
-export type ClaimingOperationKind = (typeof CLAIMING_OPERATION_KINDS)[number];
-
-export function claimsClientOrderId(kind: MerchantOperationKind): kind is ClaimingOperationKind {
-  return (CLAIMING_OPERATION_KINDS as readonly string[]).includes(kind);
-}
-
-/** What holds a client_orderid: a session, a further attempt (an order row), or an operation. */
+/**
+ * What holds a client_orderid: a session, a further attempt (an order row), or an operation of a
+ * kind that sends one (`CLAIMING_OPERATION_KINDS`, operations.ts), named by its kind. A string
+ * here, so this file needs nothing from operations.ts (which claims through it).
+ */
 export interface ClientOrderIdOwner {
-  kind: 'session' | 'attempt' | ClaimingOperationKind;
+  kind: 'session' | 'attempt' | (string & {});
   /** The session's, the order row's or the operation's id. */
   id: string;
 }
@@ -47,16 +37,14 @@ export interface ClientOrderIdHolder extends ClientOrderIdOwner {
   attempt?: number;
 }
 
-export const CLIENT_ORDER_ID_TAKEN = 'store-client-orderid-taken';
-
 /** The id is held already (by `holder`, when it could be read): nothing was written. */
-export class ClientOrderIdTakenError extends PayCheckoutError {
+export class ClientOrderIdTakenError extends StoreError {
   readonly clientOrderId: string;
   readonly holder: ClientOrderIdHolder | null;
 
   constructor(clientOrderId: string, holder: ClientOrderIdHolder | null) {
     super(
-      CLIENT_ORDER_ID_TAKEN,
+      'store-client-orderid-taken',
       `client_orderid ${clientOrderId} is held by ${holder ? `${holder.kind} ${holder.id}` : 'another record'}`,
     );
     this.clientOrderId = clientOrderId;

@@ -10,7 +10,10 @@ export type StoreErrorCode =
   | 'store-integer' // a column holds a number JavaScript cannot hold exactly
   | 'store-amount' // money not in non-negative integer minor units
   | 'store-invariant' // a state the store's own rules make impossible
-  | 'store-card-ref-not-held'; // a session offers a card reference the store does not hold
+  | 'store-card-ref-not-held' // a session offers a card reference the store does not hold
+  | 'store-client-orderid-taken' // a gateway client_orderid is held already (client-order-ids.ts)
+  | 'store-unique' // a write would repeat a value the database keeps unique
+  | 'store-move'; // a state move that is not in the table of moves (state-moves.ts)
 
 export class StoreError extends PayCheckoutError {
   declare readonly code: StoreErrorCode;
@@ -31,4 +34,34 @@ export class CardRefNotHeldError extends StoreError {
     super('store-card-ref-not-held', `Card reference ${cardRefId} is not held`);
     this.cardRefId = cardRefId;
   }
+}
+
+/**
+ * A write would repeat a value a unique key of the database keeps unique (PostgreSQL's 23505):
+ * nothing was written. The store translates the engine's error into this one, so no caller reads
+ * database codes; `constraint` names the key when the engine said (the engine's error is `cause`).
+ */
+export class UniqueViolationError extends StoreError {
+  readonly constraint: string | null;
+
+  constructor(constraint: string | null, options?: { cause?: unknown }) {
+    super(
+      'store-unique',
+      `A unique value is taken${constraint ? ` (${constraint})` : ''}`,
+      options,
+    );
+    this.constraint = constraint;
+  }
+}
+
+/** PostgreSQL's code for a unique violation, on both engines (`pg` and PGlite answer it alike). */
+const UNIQUE_VIOLATION = '23505';
+
+/** `error` as the store reports it: a unique violation becomes UniqueViolationError, else as is. */
+export function storeErrorOf(error: unknown): unknown {
+  if ((error as { code?: unknown } | null)?.code !== UNIQUE_VIOLATION) return error;
+  const constraint = (error as { constraint?: unknown }).constraint;
+  return new UniqueViolationError(typeof constraint === 'string' ? constraint : null, {
+    cause: error,
+  });
 }

@@ -26,16 +26,20 @@ export {
   ClientOrderIdTakenError,
 } from './client-order-ids.js';
 export {
-  type Database,
   type DatabaseOptions,
   type Migration,
   migrate,
   openDatabase,
   openSharedPGlite,
-  type Queryable,
-  type QueryResult,
-} from './database.js';
-export { CardRefNotHeldError, StoreError, type StoreErrorCode } from './errors.js';
+} from './engine/database.js';
+export type { SharedPGlite } from './engine/shared-pglite.js';
+export type { Database, Queryable, QueryResult } from './engine/types.js';
+export {
+  CardRefNotHeldError,
+  StoreError,
+  type StoreErrorCode,
+  UniqueViolationError,
+} from './errors.js';
 export {
   createHistoryRepository,
   type GatewayExchange,
@@ -50,6 +54,8 @@ export {
   type IdempotencyRequest,
 } from './idempotency.js';
 export {
+  CLAIMING_OPERATION_KINDS,
+  type ClaimingOperationKind,
   createOperationRepository,
   type MerchantOperation,
   type MerchantOperationKind,
@@ -106,7 +112,16 @@ export {
   type SessionRepository,
   type SessionWrite,
 } from './sessions.js';
-export type { SharedPGlite } from './shared-pglite.js';
+export type { Backlog } from './sql.js';
+export {
+  isAllowedMove,
+  ORDER_MOVES,
+  SESSION_MOVES,
+  type StateMachine,
+  type StateMove,
+  StateMoveRefusedError,
+  stateMovesMarkdown,
+} from './state-moves.js';
 export {
   createWebhookRepository,
   type MerchantWebhook,

@@ -5,16 +5,18 @@
  * data: `data` is sanitised like the history). Status changes are compare-and-set.
  */
 import { randomUUID } from 'node:crypto';
-import { claimsClientOrderId, createClientOrderIdRepository } from './client-order-ids.js';
+import { createClientOrderIdRepository } from './client-order-ids.js';
 import { StoreError } from './errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import {
   assertMinor,
   assignments,
+  type Backlog,
   type Executor,
   inTransaction,
   json,
+  readBacklog,
   toDate,
   toInt,
   toIntOrNull,
@@ -33,6 +35,24 @@ export type MerchantOperationKind =
   | 'capture'
   | 'void'
   | 'return';
+
+/**
+ * The merchant operations whose gateway request carries a client_orderid of their own: they claim
+ * it in the one namespace of client-order-ids.ts. Follow-on requests (capture, void, return,
+ * card-ref) send their transaction's id; a recurring payment sends none.
+ */
+export const CLAIMING_OPERATION_KINDS = [
+  'rebill',
+  'payout',
+  'transfer',
+  'account-verification',
+  'hosted-form',
+] as const satisfies readonly MerchantOperationKind[];
+export type ClaimingOperationKind = (typeof CLAIMING_OPERATION_KINDS)[number];
+
+export function claimsClientOrderId(kind: MerchantOperationKind): kind is ClaimingOperationKind {
+  return (CLAIMING_OPERATION_KINDS as readonly string[]).includes(kind);
+}
 
 /** Statuses an operation may still leave: the gateway has not said its last word. */
 export const PENDING_OPERATION_STATUSES: readonly string[] = ['new', 'processing', 'unknown'];
@@ -140,6 +160,14 @@ export function createOperationRepository(q: Executor) {
   };
 
   return {
+    /** Operations whose outcome is unknown, and the age of the oldest (metrics). */
+    unknownBacklog: (): Promise<Backlog> =>
+      readBacklog(
+        q,
+        `select count(*)::int as n, extract(epoch from now() - min(updated_at))::float as oldest
+           from merchant_operations where status = 'unknown'`,
+      ),
+
     /**
      * A kind that sends a client_orderid of its own (CLAIMING_OPERATION_KINDS) claims it in the
      * same transaction, or throws ClientOrderIdTakenError and writes nothing.

@@ -8,7 +8,7 @@
  * told so together with the order as it now stands.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Intent, OrderStatus } from '../../../contract/api-types.js';
+import type { Intent } from '../../../contract/api-types.js';
 import { StoreError } from './errors.js';
 import {
   assertMinor,
@@ -22,13 +22,10 @@ import {
   toInt,
   toStringOrNull,
 } from './sql.js';
+import { assertMoves, type OrderState } from './state-moves.js';
 
-/**
- * Gateway statuses plus our own: `awaiting-payment` (its checkout session is open, the shopper has
- * not paid), `expired` (the session ended unpaid: nothing was ever sent to the gateway) and `new`
- * (the shopper paid, the gateway has not answered yet).
- */
-export type OrderState = OrderStatus | 'awaiting-payment' | 'expired' | 'new';
+/** An order's states and the moves between them: state-moves.ts. */
+export type { OrderState } from './state-moves.js';
 
 /** Never sent to the gateway: the shopper has not paid (yet, or ever). */
 export const UNPAID_ORDER_STATUSES: readonly OrderState[] = ['awaiting-payment', 'expired'];
@@ -296,6 +293,14 @@ export function createOrderRepository(q: Executor) {
     },
 
     get,
+
+    /**
+     * The order, its row locked until the caller's transaction ends: a money operation (capture,
+     * void, return) checks and reserves under it, so those on one order run one at a time.
+     */
+    lockForMoneyOperation: (id: string) =>
+      one('select * from orders where id = $1 for update', [id]),
+
     getByClientOrderId: (clientOrderId: string) =>
       one('select * from orders where client_orderid = $1', [clientOrderId]),
     getByGatewayOrderId: (gatewayOrderId: string) =>
@@ -306,11 +311,14 @@ export function createOrderRepository(q: Executor) {
     /**
      * Moves the order to `to` only if its status is one of `from` (and, when given, its version is
      * `version`), applying `patch` in the same statement. Exactly one of two racing callers wins.
+     * A move from one of `from` to `to` that the table of moves lacks (state-moves.ts) is refused
+     * with StateMoveRefusedError before anything is written.
      */
-    transition(
+    async transition(
       id: string,
       change: { from: readonly OrderState[]; to: OrderState; patch?: OrderPatch; version?: number },
     ): Promise<OrderWrite> {
+      assertMoves('order', change.from, change.to);
       const { sql, params } = assignments({ ...change.patch }, PATCH_COLUMNS, 3);
       params.unshift(id, change.to, [...change.from]);
       let versionCheck = '';

@@ -2,8 +2,8 @@
  * A read answered from memory while the database has not changed since it last ran.
  *
  * Only on embedded PGlite: its data folder belongs to this one process, so every change passes
- * through its Database handles, which count them (`Database.writes`, shared-pglite.ts). Any
- * statement or transaction started since the answer was read, by any store on that PGlite and
+ * through its Database handles, which count them (`Database.writes`, engine/shared-pglite.ts).
+ * Any statement or transaction started since the answer was read, by any store on that PGlite and
  * whatever it touched, makes the next call read again: the answer is the one a query started at
  * the same moment would give. On PostgreSQL other processes may write, so every call queries.
  *
@@ -11,7 +11,7 @@
  * (session-reads.ts), and the widget re-reads them while nothing happens; that query was a third
  * of a session read's CPU time (test/bench/RESULTS.md, "Where the time went").
  */
-import type { QueryResult } from './database.js';
+import type { QueryResult } from './engine/types.js';
 import type { Executor } from './sql.js';
 
 /** Answers kept at most; they are all dropped at the next change anyway. */

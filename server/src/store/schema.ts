@@ -6,7 +6,7 @@
  * found", never a SQL error; money is bigint minor units; timestamps are timestamptz; jsonb for
  * what the gateway or the merchant shapes; `version` counts updates for optimistic concurrency.
  */
-import type { Migration } from './database.js';
+import type { Migration } from './engine/database.js';
 
 export const CHECKOUT_MIGRATION_SET = 'checkout';
 

@@ -16,16 +16,15 @@ import type {
   SavedCardCvc,
   SessionState,
 } from '../../../contract/api-types.js';
+import { attemptClientOrderId, exhausted, isRetryable, SALTED_TRIES } from './attempt-rules.js';
 import { ClientOrderIdTakenError, createClientOrderIdRepository } from './client-order-ids.js';
 import { StoreError } from './errors.js';
 import {
   createOrderRepository,
-  FAILED_ORDER_STATUSES,
   type JsonObject,
   mapOrder,
   type NewOrder,
   type Order,
-  PENDING_ORDER_STATUSES,
 } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import { createSessionCardRepository } from './session-cards.js';
@@ -38,6 +37,7 @@ import {
   toInt,
   toStringOrNull,
 } from './sql.js';
+import { assertMoves, statesMovingTo } from './state-moves.js';
 
 export interface CheckoutSession {
   id: string;
@@ -159,33 +159,6 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
   };
 }
 
-/** An attempt after which the session may take another: it failed, or its bank page was left. */
-function isRetryable(order: Order): boolean {
-  return (
-    FAILED_ORDER_STATUSES.includes(order.status) ||
-    (order.abandonedAt !== null && PENDING_ORDER_STATUSES.includes(order.status))
-  );
-}
-
-/** The session's last attempt failed (or was left) and it takes no more. */
-function exhausted(session: CheckoutSession, order: Order | null): boolean {
-  return order !== null && isRetryable(order) && order.attempt >= session.maxAttempts;
-}
-
-/**
- * The gateway's client_orderid of attempt `n`: the merchant's order id for the first, then
- * `<order id>-<n>`, the order id shortened to keep it within the gateway's 128 characters. With
- * `salt` (the plain one is taken): `<order id>-<salt>-<n>`, shortened the same way.
- */
-function attemptClientOrderId(orderId: string, n: number, salt?: string): string {
-  if (n === 1) return orderId;
-  const suffix = `${salt ? `-${salt}` : ''}-${n}`;
-  return `${orderId.slice(0, 128 - suffix.length)}${suffix}`;
-}
-
-/** Tries of a salted attempt id before giving up (each has 2^24 values nobody could guess). */
-const SALTED_TRIES = 3;
-
 /**
  * Claims attempt `n`'s client_orderid for order row `orderRowId`, in the caller's transaction.
  * `<order id>-<n>` may be held already (the merchant used it for a session or an operation of its
@@ -234,6 +207,7 @@ export function createSessionRepository(q: Executor) {
     sessionId: string,
     dueOnly: boolean,
   ): Promise<ExpiryWrite> => {
+    assertMoves('session', ['open'], 'expired');
     const { rows } = await tx.query(
       `update checkout_sessions set state = 'expired', updated_at = now(), version = version + 1
        where id = $1 and state = 'open' ${dueOnly ? 'and expires_at <= now()' : ''} returning *`,
@@ -320,6 +294,7 @@ export function createSessionRepository(q: Executor) {
      */
     claimForPayment(sessionId: string, fields: PaymentOrderFields = {}): Promise<ClaimResult> {
       return inTransaction(q, async (tx) => {
+        assertMoves('session', ['open'], 'paying');
         const claimed = await tx.query(
           `update checkout_sessions set state = 'paying', updated_at = now(), version = version + 1
            where id = $1 and state = 'open' and expires_at > now() returning *`,
@@ -424,22 +399,30 @@ export function createSessionRepository(q: Executor) {
       return rows[0] ? mapSession(rows[0]) : null;
     },
 
-    /** The approved attempt the session keeps: its order from now on, and the session completed. */
+    /**
+     * The approved attempt the session keeps: its order from now on, and the session completed,
+     * from any state the table of moves lets a session complete from (state-moves.ts: all).
+     */
     async keep(id: string, orderId: string): Promise<CheckoutSession | null> {
       const { rows } = await q.query(
         `update checkout_sessions set order_id = $2, state = 'completed', updated_at = now(),
            version = version + 1
-         where id = $1 returning *`,
-        [id, orderId],
+         where id = $1 and state = any($3::text[]) returning *`,
+        [id, orderId, statesMovingTo('session', 'completed')],
       );
       return rows[0] ? mapSession(rows[0]) : null;
     },
 
-    /** Moves the session to `to` only if its state is one of `from`. */
+    /**
+     * Moves the session to `to` only if its state is one of `from`. A move from one of `from` to
+     * `to` that the table of moves lacks (state-moves.ts) is refused with StateMoveRefusedError
+     * before anything is written.
+     */
     async transition(
       id: string,
       change: { from: readonly SessionState[]; to: SessionState },
     ): Promise<SessionWrite> {
+      assertMoves('session', change.from, change.to);
       const { rows } = await q.query(
         `update checkout_sessions set state = $2, updated_at = now(), version = version + 1
          where id = $1 and state = any($3::text[]) returning *`,

@@ -3,11 +3,55 @@
  * bigint and timestamps differently), JSON parameters, and transactions that nest.
  */
 
-import type { Database, Queryable } from './database.js';
-import { StoreError } from './errors.js';
+import type { Database, Queryable, QueryResult } from './engine/types.js';
+import { StoreError, storeErrorOf } from './errors.js';
 
 /** What a repository runs its SQL on: the database itself, or an open transaction. */
 export type Executor = Queryable & Partial<Pick<Database, 'transaction' | 'readOnly' | 'writes'>>;
+
+/**
+ * `q` with the engine's errors in the store's terms (`storeErrorOf`: a unique violation is a
+ * UniqueViolationError), in its transactions too: the repositories of a store run on this, so no
+ * caller outside the store reads a database code. What `q` has (a transaction, `readOnly`,
+ * `writes`), the answer has; what it lacks, the answer lacks.
+ */
+export function translatingErrors(q: Executor): Executor {
+  const rethrow = (error: unknown): never => {
+    throw storeErrorOf(error);
+  };
+  const { transaction, readOnly, writes } = q;
+  const translated: Executor = {
+    query: <Row>(sql: string, params?: unknown[]) => q.query<Row>(sql, params).catch(rethrow),
+  };
+  if (transaction) {
+    translated.transaction = <T>(fn: (tx: Queryable) => Promise<T>) =>
+      transaction
+        .call<Executor, [(tx: Queryable) => Promise<T>], Promise<T>>(q, (tx) =>
+          fn(translatingErrors(tx)),
+        )
+        .catch(rethrow);
+  }
+  if (readOnly) {
+    translated.readOnly = <Row>(sql: string, params?: unknown[]) =>
+      readOnly
+        .call<Executor, [string, unknown[] | undefined], Promise<QueryResult<Row>>>(q, sql, params)
+        .catch(rethrow);
+  }
+  if (writes) translated.writes = writes;
+  return translated;
+}
+
+/** A queue of work read at a metrics scrape: how many, and the age of the oldest (0: none). */
+export interface Backlog {
+  count: number;
+  oldestSeconds: number;
+}
+
+/** Runs `sql`, which answers one row of `n` and `oldest` (seconds, null when none), as a Backlog. */
+export async function readBacklog(q: Executor, sql: string): Promise<Backlog> {
+  const { rows } = await q.query<{ n: number; oldest: number | null }>(sql);
+  return { count: Number(rows[0]?.n ?? 0), oldestSeconds: Number(rows[0]?.oldest ?? 0) };
+}
 
 /** Runs `fn` in a transaction, or inside the caller's transaction when already in one. */
 export function inTransaction<T>(q: Executor, fn: (tx: Queryable) => Promise<T>): Promise<T> {

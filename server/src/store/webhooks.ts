@@ -9,10 +9,12 @@ import { StoreError } from './errors.js';
 import type { JsonObject } from './orders.js';
 import { sanitizeRecord } from './sanitize.js';
 import {
+  type Backlog,
   decodeCursor,
   type Executor,
   encodeCursor,
   json,
+  readBacklog,
   toDate,
   toDateOrNull,
   toInt,
@@ -68,6 +70,14 @@ export interface WebhookPage {
 
 export function createWebhookRepository(q: Executor) {
   return {
+    /** Events neither delivered nor given up on, and the age of the oldest (metrics). */
+    undeliveredBacklog: (): Promise<Backlog> =>
+      readBacklog(
+        q,
+        `select count(*)::int as n, extract(epoch from now() - min(created_at))::float as oldest
+           from merchant_webhooks where delivered_at is null and failed_at is null`,
+      ),
+
     async enqueue(input: {
       event: string;
       payload: JsonObject;

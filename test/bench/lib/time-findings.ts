@@ -15,7 +15,7 @@ SHA-256 of the key per request for their draft-8 headers). A pay cycle cost the 
 57 % PGlite (p50 188 ms with 8 shoppers in that run). Changed because of it:
 
 - PGlite runs each parameterised SQL text as a named prepared statement, parsed and planned once,
-  then one Bind/Execute/Sync round trip per call (server/src/store/pglite-prepared.ts);
+  then one Bind/Execute/Sync round trip per call (server/src/store/engine/pglite-prepared.ts);
 - a widget request reads its session and the session's order in one query
   (server/src/store/session-reads.ts);
 - the session token is verified with a KeyObject made once, and a token that verified is

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import request from 'supertest';
 import { createSandboxApp, DEV_MERCHANT } from '../../../server/src/sandbox/index.js';
 import { computeControl } from '../../../server/src/signing/index.js';
-import { openDatabase } from '../../../server/src/store/database.js';
+import { openDatabase } from '../../../server/src/store/engine/database.js';
 import { saleRequest } from './helpers.js';
 
 const url = process.env.TEST_DATABASE_URL;

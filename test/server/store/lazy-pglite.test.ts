@@ -1,5 +1,5 @@
 /**
- * PGlite's code is loaded only when an embedded database is opened (store/database.ts): a backend
+ * PGlite's code is loaded only when an embedded database is opened (store/engine/database.ts): a backend
  * on PostgreSQL, which imports the app and the store, never loads it. Checked in child processes
  * whose module loader reports every file it loads.
  */
@@ -38,7 +38,7 @@ test('the app and the store load without PGlite', () => {
     await import('./server/src/checkout/app.ts');
     await import('./server/src/store/index.ts');
     await import('./server/src/commands.ts');`);
-  assert.ok(files.some((url) => url.endsWith('/server/src/store/database.ts')));
+  assert.ok(files.some((url) => url.endsWith('/server/src/store/engine/database.ts')));
   assert.deepEqual(files.filter(isPGlite), []);
 });
 

@@ -9,8 +9,8 @@ import {
   PGLITE_SETTINGS,
   startPGlite,
   useMemoryTemplate,
-} from '../../../server/src/store/pglite-engine.js';
-import { initialiseDataDir } from '../../../server/src/store/pglite-folder.js';
+} from '../../../server/src/store/engine/pglite-engine.js';
+import { initialiseDataDir } from '../../../server/src/store/engine/pglite-folder.js';
 
 describe('the embedded engine', () => {
   let root: string;

@@ -1,6 +1,7 @@
 /**
- * PGlite's parameterised queries run as named prepared statements (pglite-prepared.ts): the same
- * answers, errors and transaction behaviour as PGlite's own query(), through openDatabase.
+ * PGlite's parameterised queries run as named prepared statements
+ * (store/engine/pglite-prepared.ts): the same answers, errors and transaction behaviour as
+ * PGlite's own query(), through openDatabase.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { CheckoutStore, NewCheckoutSession } from '../../../server/src/store/index.js';
+import {
+  type CheckoutStore,
+  type NewCheckoutSession,
+  UniqueViolationError,
+} from '../../../server/src/store/index.js';
 import { engines } from './engines.js';
 
 let counter = 0;
@@ -89,10 +93,7 @@ for (const engine of engines()) {
         amountMinor: 100,
         currency: 'EUR',
       });
-      await assert.rejects(
-        store.sessions.create(input),
-        (e: { code?: string }) => e.code === '23505',
-      );
+      await assert.rejects(store.sessions.create(input), UniqueViolationError);
       assert.equal(await store.sessions.getByClientOrderId(input.clientOrderId), null);
     });
 

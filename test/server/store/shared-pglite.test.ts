@@ -8,6 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { SANDBOX_MIGRATION_SET, SANDBOX_MIGRATIONS } from '../../../server/src/sandbox/schema.js';
 import { SandboxStore } from '../../../server/src/sandbox/store.js';
 import {
+  openSharedPGlite,
+  type SharedPGlite,
+} from '../../../server/src/store/engine/shared-pglite.js';
+import {
   CHECKOUT_MIGRATION_SET,
   checkoutMigrations,
   createCheckoutStore,
@@ -15,7 +19,6 @@ import {
   migrate,
   migrateCheckoutStore,
 } from '../../../server/src/store/index.js';
-import { openSharedPGlite, type SharedPGlite } from '../../../server/src/store/shared-pglite.js';
 
 const CHECKOUT_TABLES = [
   'card_refs',

@@ -40,7 +40,7 @@ export function healthRouter(ctx: Context): Router {
       last = {
         at: now,
         checks: Promise.all([
-          ctx.store.db.query('select 1').then(
+          ctx.store.ping().then(
             () => true,
             () => false,
           ),

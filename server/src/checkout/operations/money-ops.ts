@@ -90,8 +90,7 @@ async function reserveMoneyOp(
   keyId: string | undefined,
 ): Promise<{ order: Order; operation: MerchantOperation; partial: boolean; earlier: boolean }> {
   return ctx.store.transaction(async (tx) => {
-    await tx.query('select id from orders where id = $1 for update', [orderRowId]);
-    const order = await tx.orders.get(orderRowId);
+    const order = await tx.orders.lockForMoneyOperation(orderRowId);
     if (!order) throw notFound('Order');
     const clientId = `${order.clientOrderId}:${kind}:${keyId ? `key:${keyId}` : randomUUID()}`;
     if (keyId) {

@@ -7,11 +7,15 @@
  */
 
 import { GatewayError, type GatewayResult } from '../../gateway/index.js';
-import type { MerchantOperation, MerchantOperationKind } from '../../store/index.js';
+import {
+  type MerchantOperation,
+  type MerchantOperationKind,
+  UniqueViolationError,
+} from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { HttpError, notFound } from '../errors.js';
 import { isFinalStatus } from '../following/next-action.js';
-import { isUniqueViolation, orderIdTaken } from '../order-ids.js';
+import { orderIdTaken } from '../order-ids.js';
 import { isBankUrl } from '../payments/bank-urls.js';
 import { type ChargedCardRef, reserveCharge } from '../saved-cards/charge-guard.js';
 import { logRefusedUrl } from '../three-ds/refused-url.js';
@@ -73,7 +77,7 @@ export async function runOperation(
     // requests racing cannot both pass them, and nothing is recorded or sent.
     const taken = orderIdTaken(error, input.clientId);
     if (taken) throw taken;
-    if (isUniqueViolation(error)) {
+    if (error instanceof UniqueViolationError) {
       throw new HttpError(
         409,
         'conflict',

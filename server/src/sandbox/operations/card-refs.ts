@@ -9,7 +9,7 @@
  * `CardRefAsyncResponse`, so a client must also be able to read it from status.
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../store/database.js';
+import type { Queryable } from '../../store/engine/types.js';
 import { refused } from '../http/errors.js';
 import { amountMinor, RULES } from '../http/fields.js';
 import type { Call, OperationDef } from '../http/operation.js';

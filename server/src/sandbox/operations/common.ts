@@ -10,7 +10,7 @@
 
 import { brandOf } from '../../card-number.js';
 import { isKnownCurrency } from '../../signing/index.js';
-import type { Queryable } from '../../store/database.js';
+import type { Queryable } from '../../store/engine/types.js';
 import type { Sandbox } from '../context.js';
 import { invalidField, refused } from '../http/errors.js';
 import { type Fields, fourDigitYear, RULES, twoDigitMonth } from '../http/fields.js';

@@ -3,10 +3,14 @@
  * order exists from then on, `awaiting-payment`), read one, end one early.
  */
 import { toMinorUnits } from '../../../signing/index.js';
-import { CardRefNotHeldError, type CheckoutSession } from '../../../store/index.js';
+import {
+  CardRefNotHeldError,
+  type CheckoutSession,
+  UniqueViolationError,
+} from '../../../store/index.js';
 import type { Context } from '../../context.js';
 import { badRequest, HttpError, notFound } from '../../errors.js';
-import { isUniqueViolation, orderIdTaken } from '../../order-ids.js';
+import { orderIdTaken } from '../../order-ids.js';
 import { merchantOrderOf } from '../../payments/attempts.js';
 import { currentSession, expireSession } from '../../payments/session-life.js';
 import { signSessionToken } from '../../payments/session-token.js';
@@ -84,7 +88,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       } catch (error) {
         const taken = orderIdTaken(error, body.orderId);
         if (taken) throw taken;
-        if (isUniqueViolation(error))
+        if (error instanceof UniqueViolationError)
           throw new HttpError(
             409,
             'conflict',

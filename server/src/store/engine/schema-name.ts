@@ -1,4 +1,4 @@
-import { StoreError } from './errors.js';
+import { StoreError } from '../errors.js';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 

@@ -15,10 +15,10 @@
  * follow it (they call each other over HTTP only outside their transactions).
  */
 import type { PGlite, Transaction } from '@electric-sql/pglite';
-import type { Database, Queryable, QueryResult } from './database.js';
 import { startPGlite } from './pglite-engine.js';
 import { type PreparedQueries, preparedQueries } from './pglite-prepared.js';
 import { assertSchemaName } from './schema-name.js';
+import type { Database, Queryable, QueryResult } from './types.js';
 
 export interface SharedPGlite {
   /**
