@@ -18,9 +18,9 @@ import { type Database, migrate, migrateCheckoutStore } from '../../server/src/s
 import { PGLITE_SETTINGS, pgliteStartParams } from '../../server/src/store/pglite-engine.js';
 import { initialiseDataDir } from '../../server/src/store/pglite-folder.js';
 import { sharePGlite } from '../../server/src/store/shared-pglite.js';
-import { flag, isMain, option, writeJson } from './lib/cli.js';
-import { fmt, table } from './lib/markdown.js';
-import { median } from './lib/stats.js';
+import { flag, isMain, option, writeJson } from './support/cli.js';
+import { fmt, table } from './support/markdown.js';
+import { median } from './support/stats.js';
 
 export interface OptionCase {
   name: string;

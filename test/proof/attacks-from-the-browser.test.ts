@@ -38,7 +38,7 @@ import {
   sandboxTransactions,
   snapshotTables,
   startPair,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const AUD = 'pay-checkout-widget';

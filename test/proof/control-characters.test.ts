@@ -20,7 +20,7 @@ import {
   snapshotTables,
   startPair,
   uniqueOrderId,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 describe('control characters in what a client sends', () => {
   let pair: Pair;

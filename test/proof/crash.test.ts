@@ -28,7 +28,7 @@ import {
   startBackend,
   startPair,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const PAY = (pan: string) => ({
   card: { number: pan, expMonth: '12', expYear: '2030', cvc: '123', holder: 'John Smith' },

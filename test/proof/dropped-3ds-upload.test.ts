@@ -23,7 +23,7 @@ import {
   runMethod,
   Shopper,
   startPair,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const faults = faultPlan();
 

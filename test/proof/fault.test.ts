@@ -20,7 +20,7 @@ import {
   sandboxTransactions,
   startPair,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const faults = faultPlan();
 

@@ -23,7 +23,7 @@ import {
   randomJson,
   randomString,
   runFuzz,
-} from './helpers/fuzz.js';
+} from './support/fuzz.js';
 import {
   BROWSER,
   CHECKOUT_TABLES,
@@ -38,7 +38,7 @@ import {
   Shopper,
   snapshotTables,
   startPair,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed) >>> 0;
 const BUDGET_MS = 2_500;

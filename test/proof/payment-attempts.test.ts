@@ -24,7 +24,7 @@ import {
   startBackend,
   startSandbox,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const WEBHOOK = { url: 'http://127.0.0.1:9/hooks', secret: 'attempts-webhook-secret-0123456789' };
 /** The bank approves a left late-approval challenge this long after it was shown. */

@@ -28,7 +28,7 @@ import {
   startBackend,
   startPair,
   uniqueOrderId,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 describe('smaller holes', () => {
   let pair: Pair;

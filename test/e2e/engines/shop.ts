@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import express from 'express';
 import { widgetBundlePath } from '../../../server/src/widget-build.js';
-import { SHOPPER } from '../support/shopper.js';
+import { SHOPPER } from '../support/checkout-page.js';
 import type { Stack } from '../support/stack.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

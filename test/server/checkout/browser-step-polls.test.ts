@@ -8,8 +8,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { NextAction } from '../../../contract/api-types.js';
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
-import { createSession, runChallenge, Shopper } from '../../support/shopper.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
+import { createSession, runChallenge, Shopper } from '../../support/widget-api-client.js';
 
 const CHALLENGE = TEST_CARDS.find((c) => c.scenario === '3ds2-challenge-no-method')!;
 const STEP_POLL_MS = 300;

@@ -8,8 +8,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FetchLike } from '../../../server/src/gateway/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
-import { createSession, merchant, Shopper } from '../../support/shopper.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
+import { createSession, merchant, Shopper } from '../../support/widget-api-client.js';
 
 interface Gate {
   /** The status answers still to hide `card-ref-id` from (Infinity: all of them). */

@@ -6,14 +6,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FetchLike } from '../../../server/src/gateway/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
 import {
   CUSTOMER,
   createSession,
   merchant,
   Shopper,
   uniqueOrderId,
-} from '../../support/shopper.js';
+} from '../../support/widget-api-client.js';
 
 describe('merchant API: card refs, rebills, recurring, payouts, transfers, verification, hosted forms', () => {
   let sb: Sandbox;

@@ -8,8 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_TIMING } from '../../../server/src/checkout/context.js';
 import { nextTry } from '../../../server/src/checkout/webhooks.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
-import { createSession, merchant, Shopper } from '../../support/shopper.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
+import { createSession, merchant, Shopper } from '../../support/widget-api-client.js';
 
 const HOUR = 3_600_000;
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { NextAction, ReturnMessage } from '../../contract/api-types.js';
 import { TEST_CARDS } from '../../server/src/sandbox/test-cards.js';
 import { BROWSER, CUSTOMER } from './fixtures.js';
-import { type Backend, MERCHANT_API_KEY, MERCHANT_ORIGIN } from './harness.js';
+import { type Backend, MERCHANT_API_KEY, MERCHANT_ORIGIN } from './loopback-stack.js';
 
 export { BROWSER, CUSTOMER };
 

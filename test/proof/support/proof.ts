@@ -17,7 +17,7 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../support/harness.js';
+} from '../../support/loopback-stack.js';
 import { memorySchema } from '../../support/memory-schemas.js';
 
 export {
@@ -32,7 +32,7 @@ export {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../support/harness.js';
+} from '../../support/loopback-stack.js';
 export {
   BROWSER,
   type Card,
@@ -46,7 +46,7 @@ export {
   runMethod,
   Shopper,
   uniqueOrderId,
-} from '../../support/shopper.js';
+} from '../../support/widget-api-client.js';
 
 export interface Pair {
   db: Database;
