@@ -19,6 +19,7 @@ import {
   startSandbox,
 } from '../../support/loopback-stack.js';
 import { memorySchema } from '../../support/memory-schemas.js';
+import { scaled } from '../../support/time-scale.js';
 
 export {
   type Backend,
@@ -47,6 +48,7 @@ export {
   Shopper,
   uniqueOrderId,
 } from '../../support/widget-api-client.js';
+export { scaled, TIME_SCALE } from '../../support/time-scale.js';
 
 export interface Pair {
   db: Database;
@@ -217,7 +219,8 @@ export async function waitFor<T>(
   probe: () => Promise<T | undefined | null | false>,
   options: { timeoutMs?: number; everyMs?: number; explain?: () => string } = {},
 ): Promise<T> {
-  const end = Date.now() + (options.timeoutMs ?? 10_000);
+  // A quiet machine's limit, times the run's time scale (a busy machine is slower, not wrong).
+  const end = Date.now() + scaled(options.timeoutMs ?? 10_000);
   for (;;) {
     const value = await probe();
     if (value) return value;
