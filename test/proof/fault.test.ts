@@ -18,8 +18,8 @@ import {
   type Pair,
   Shopper,
   sandboxTransactions,
-  startPair,
   scaled,
+  startPair,
   waitFor,
 } from './support/proof.js';
 

@@ -34,6 +34,7 @@ export {
   startBackend,
   startSandbox,
 } from '../../support/loopback-stack.js';
+export { scaled, TIME_SCALE } from '../../support/time-scale.js';
 export {
   BROWSER,
   type Card,
@@ -48,7 +49,6 @@ export {
   Shopper,
   uniqueOrderId,
 } from '../../support/widget-api-client.js';
-export { scaled, TIME_SCALE } from '../../support/time-scale.js';
 
 export interface Pair {
   db: Database;
