@@ -8,7 +8,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import {
-  BROWSER,
   card,
   createSession,
   exactlyOneCharge,
@@ -16,6 +15,7 @@ import {
   historyCount,
   merchant,
   type Pair,
+  payBody,
   Shopper,
   sandboxTransactions,
   scaled,
@@ -120,16 +120,11 @@ describe('fault proofs', () => {
     const order = await merchant(pair.be.url, 'GET', `/v1/orders/${session.orderId}`);
     assert.equal(order.body.status, 'error');
     assert.deepEqual(await sandboxTransactions(pair.sb, session.orderId), []);
-    const again = await shopper.call('POST', '/pay', {
-      card: {
-        number: card('approved').pan,
-        expMonth: '12',
-        expYear: '2030',
-        cvc: '123',
-        holder: 'J S',
-      },
-      browser: BROWSER,
-    });
+    const again = await shopper.call(
+      'POST',
+      '/pay',
+      payBody(card('approved').pan, { holder: 'J S' }),
+    );
     // The failed attempt is never sent again: the second pay is attempt 2, its own transaction.
     assert.equal(again.status, 200);
     assert.equal(again.body.order.orderId, session.orderId);

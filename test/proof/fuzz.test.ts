@@ -33,6 +33,7 @@ import {
   MERCHANT_API_KEY,
   MERCHANT_ORIGIN,
   type Pair,
+  payBody,
   prng,
   SANDBOX_TABLES,
   Shopper,
@@ -112,16 +113,7 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
       `Bearer ${'A'.repeat(int(r, 1, 9000))}`,
     ]);
 
-  const validPay = () => ({
-    card: {
-      number: card('approved').pan,
-      expMonth: '12',
-      expYear: '2030',
-      cvc: '123',
-      holder: 'A B',
-    },
-    browser: BROWSER,
-  });
+  const validPay = () => payBody(card('approved').pan, { holder: 'A B' });
   const validSession = () => ({
     amount: '10.42',
     currency: 'EUR',

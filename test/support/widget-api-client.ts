@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import type { NextAction, ReturnMessage } from '../../contract/api-types.js';
 import { TEST_CARDS } from '../../server/src/sandbox/test-cards.js';
-import { BROWSER, CUSTOMER } from './fixtures.js';
+import { BROWSER, CUSTOMER, payBody } from './fixtures.js';
 import { type Backend, MERCHANT_API_KEY, MERCHANT_ORIGIN } from './loopback-stack.js';
 import { scaled } from './time-scale.js';
 
@@ -126,14 +126,7 @@ export class Shopper {
   /** The body of `POST /widget/pay` with this card. */
   payBody(card: Card) {
     return {
-      card: {
-        number: card.pan,
-        expMonth: '12',
-        expYear: '2030',
-        cvc: card.cvv ?? '123',
-        holder: 'John Smith',
-      },
-      browser: BROWSER,
+      ...payBody(card.pan, { cvc: card.cvv ?? '123' }),
       ...(card.saveCard === undefined ? {} : { saveCard: card.saveCard }),
     };
   }

@@ -21,6 +21,7 @@ import {
 import { memorySchema } from '../../support/memory-schemas.js';
 import { scaled } from '../../support/time-scale.js';
 
+export { payBody } from '../../support/fixtures.js';
 export {
   type Backend,
   type BackendOptions,
