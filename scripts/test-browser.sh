@@ -3,8 +3,12 @@
 # full browser for the widget's tests, its headless shell where there is one for the end-to-end
 # suite (find-chrome.sh says why). CHROME_PATH, when set, is used for both. The end-to-end
 # suite's engine matrix also runs Firefox ESR and WebKitGTK (find-firefox.sh, find-webkit.sh).
+# Every limit the tests set themselves is a quiet machine's times TEST_TIME_SCALE
+# (test/support/time-scale.ts), measured here when scripts/test.sh did not pass it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ -z "${TEST_TIME_SCALE:-}" ]; then TEST_TIME_SCALE=$(node --import tsx test/support/time-scale.ts); fi
+export TEST_TIME_SCALE
 has_widget_tests=$(find test/widget -name '*.test.ts' 2>/dev/null | head -n 1)
 has_e2e_tests=$(find test/e2e -name '*.test.ts' 2>/dev/null | head -n 1)
 if [ -z "$has_widget_tests" ] && [ -z "$has_e2e_tests" ]; then echo "no browser tests yet"; exit 0; fi
@@ -32,5 +36,5 @@ if [ -n "$has_e2e_tests" ]; then
   # (SHOPPERS_AT_ONCE): a journey is mostly waiting on bank pages and the gateway's delays.
   CHROME_PATH=$shell CHROMIUM_BROWSER_PATH=$chromium FIREFOX_PATH=$firefox \
     WEBKIT_DRIVER_PATH=$webkit_driver MINIBROWSER_PATH=$minibrowser XVFB_RUN_PATH=$xvfb_run \
-    node --import tsx --test --test-reporter=spec --test-concurrency=2 --test-timeout=600000 "${files[@]}"
+    node --import tsx --test --test-reporter=spec --test-concurrency=2 --test-timeout="$(awk -v s="$TEST_TIME_SCALE" 'BEGIN { printf "%d", 600000 * s }')" "${files[@]}"
 fi

@@ -10,14 +10,8 @@
  *
  *   node --import tsx test/bench/backend.bench.ts [--quick] [--json FILE]
  */
-import { flag, isMain, writeJson } from './lib/cli.js';
-import { type CycleResult, runCycles } from './lib/cycles.js';
-import { httpLoad, type LoadResult } from './lib/http-load.js';
-import { fmt, mib, ratio, table } from './lib/markdown.js';
-import { probePostgres, redact, serverVersion } from './lib/postgres.js';
-import { OTHER, type ProfileSummary, profileDuring, summarizeProfile } from './lib/profile.js';
-import { SERVER_PARTS } from './lib/server-parts.js';
-import { sessionPool } from './lib/session-pool.js';
+
+import { type Engine, type Stack, startStack } from './stack/start.js';
 import {
   approvedCard,
   createSession,
@@ -25,8 +19,15 @@ import {
   sessionBody,
   uniqueOrderId,
   widgetAuth,
-} from './lib/shopper.js';
-import { type Engine, type Stack, startStack } from './stack/start.js';
+} from './support/checkout-client.js';
+import { flag, isMain, writeJson } from './support/cli.js';
+import { type CycleResult, runCycles } from './support/cycles.js';
+import { httpLoad, type LoadResult } from './support/http-load.js';
+import { fmt, mib, ratio, table } from './support/markdown.js';
+import { probePostgres, redact, serverVersion } from './support/postgres.js';
+import { OTHER, type ProfileSummary, profileDuring, summarizeProfile } from './support/profile.js';
+import { SERVER_PARTS } from './support/server-parts.js';
+import { sessionPool } from './support/session-pool.js';
 
 export interface BackendOptions {
   durationS: number;

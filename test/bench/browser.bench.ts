@@ -11,11 +11,11 @@
  */
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/support/browser.js';
-import { openCheckout, payButton, testCards, typeCard } from '../e2e/support/shopper.js';
+import { openCheckout, payButton, testCards, typeCard } from '../e2e/support/checkout-page.js';
 import { startStack } from '../e2e/support/stack.js';
-import { flag, isMain, writeJson } from './lib/cli.js';
-import { fmt, table } from './lib/markdown.js';
-import { median, percentile } from './lib/stats.js';
+import { flag, isMain, writeJson } from './support/cli.js';
+import { fmt, table } from './support/markdown.js';
+import { median, percentile } from './support/stats.js';
 
 export interface BrowserOptions {
   payments: number;

@@ -6,15 +6,21 @@
  *
  *   node --import tsx test/bench/load.ts [--postgres] [--quick] [--json FILE]
  */
-import { flag, writeJson } from './lib/cli.js';
-import { machineSection } from './lib/machine-section.js';
-import { fmt, mib, table } from './lib/markdown.js';
-import { probePostgres } from './lib/postgres.js';
-import { appendResults, LOAD_HEADING } from './lib/results-file.js';
-import { approvedCard, createSession, payUntilFinal, widgetAuth } from './lib/shopper.js';
-import { percentile } from './lib/stats.js';
+
 import { BACKEND_NODE_FLAGS } from './stack/deployment.js';
 import { type Engine, startStack } from './stack/start.js';
+import {
+  approvedCard,
+  createSession,
+  payUntilFinal,
+  widgetAuth,
+} from './support/checkout-client.js';
+import { flag, writeJson } from './support/cli.js';
+import { machineSection } from './support/machine-section.js';
+import { fmt, mib, table } from './support/markdown.js';
+import { probePostgres } from './support/postgres.js';
+import { appendResults, LOAD_HEADING } from './support/results-file.js';
+import { percentile } from './support/stats.js';
 
 /** Arrivals per second of each kind: about a third of what the backend bench measured here. */
 const RATE = { create: 5, read: 20, pay: 3 };

@@ -18,9 +18,9 @@ import { PGLITE_SETTINGS, pgliteStartParams } from '../../server/src/store/engin
 import { initialiseDataDir } from '../../server/src/store/engine/pglite-folder.js';
 import { sharePGlite } from '../../server/src/store/engine/shared-pglite.js';
 import { type Database, migrate, migrateCheckoutStore } from '../../server/src/store/index.js';
-import { flag, isMain, option, writeJson } from './lib/cli.js';
-import { fmt, table } from './lib/markdown.js';
-import { median } from './lib/stats.js';
+import { flag, isMain, option, writeJson } from './support/cli.js';
+import { fmt, table } from './support/markdown.js';
+import { median } from './support/stats.js';
 
 export interface OptionCase {
   name: string;

@@ -25,9 +25,9 @@ import {
   parseAuthorizationHeader,
   percentEncode,
 } from '../../server/src/signing/index.js';
-import { flag, isMain, writeJson } from './lib/cli.js';
-import { fmt, ratio, table } from './lib/markdown.js';
-import { measureOps, type OpsCase, type OpsOptions } from './lib/timing.js';
+import { flag, isMain, writeJson } from './support/cli.js';
+import { fmt, ratio, table } from './support/markdown.js';
+import { measureOps, type OpsCase, type OpsOptions } from './support/timing.js';
 
 const KEY_2048 = readFileSync(
   new URL('../server/signing/fixtures/test-rsa-2048.pkcs8.pem', import.meta.url),

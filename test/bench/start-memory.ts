@@ -19,10 +19,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { flag, isMain, writeJson } from './lib/cli.js';
-import { fmt, table } from './lib/markdown.js';
-import { createSession, payUntilFinal, type TestCard } from './lib/shopper.js';
 import { ALLOWED_ORIGIN } from './stack/start.js';
+import { createSession, payUntilFinal, type TestCard } from './support/checkout-client.js';
+import { flag, isMain, writeJson } from './support/cli.js';
+import { fmt, table } from './support/markdown.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SCENARIOS = ['approved', 'declined', 'insufficient-funds', 'unknown-then-approved'];

@@ -12,9 +12,9 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMain, writeJson } from './lib/cli.js';
-import { fmt, table } from './lib/markdown.js';
-import type { TargetRow } from './lib/targets.js';
+import { isMain, writeJson } from './support/cli.js';
+import { fmt, table } from './support/markdown.js';
+import type { TargetRow } from './support/targets.js';
 
 /**
  * The team's decision: at most 12 minutes on the 2-core machine class, with the three-engine

@@ -12,8 +12,14 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { PHONE } from './support/browser.js';
-import { useStack } from './support/harness.js';
-import { challengeFrame, openCheckout, payButton, result, typeCard } from './support/shopper.js';
+import {
+  challengeFrame,
+  openCheckout,
+  payButton,
+  result,
+  typeCard,
+} from './support/checkout-page.js';
+import { useStack } from './support/use-stack.js';
 
 const harness = useStack();
 

@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
   autofillCard,
   type CheckoutChoice,
@@ -16,7 +15,8 @@ import {
   payButton,
   result,
   shownOrderId,
-} from './support/shopper.js';
+} from './support/checkout-page.js';
+import { SHOPPERS_AT_ONCE, useStack } from './support/use-stack.js';
 
 const harness = useStack();
 const OUTCOME_WITHIN_MS = 15_000;

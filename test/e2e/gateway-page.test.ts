@@ -16,9 +16,9 @@ import type { Browser } from 'playwright-core';
 import type { FetchLike } from '../../server/src/gateway/index.js';
 import { TEST_CARDS } from '../../server/src/sandbox/index.js';
 import { ensureWidgetBuilt, widgetBundlePath } from '../../server/src/widget-build.js';
-import { createSession, listen, type Pair, startPair } from '../proof/helpers/proof.js';
+import { createSession, listen, type Pair, startPair } from '../proof/support/proof.js';
 import { DESKTOP, launchBrowser } from './support/browser.js';
-import { payButton, typeCard } from './support/shopper.js';
+import { payButton, typeCard } from './support/checkout-page.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

@@ -8,7 +8,6 @@ import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { APPROVED_CARD_INPUT, BROWSER } from '../support/fixtures.js';
 import { PHONE, screenshot } from './support/browser.js';
-import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
   answerChallenge,
   challengeFrame,
@@ -18,7 +17,8 @@ import {
   SHOPPER,
   shownOrderId,
   typeCard,
-} from './support/shopper.js';
+} from './support/checkout-page.js';
+import { SHOPPERS_AT_ONCE, useStack } from './support/use-stack.js';
 
 const harness = useStack();
 

@@ -19,8 +19,8 @@ import {
   MERCHANT_API_KEY,
   type Sandbox,
   startSandbox,
-} from '../support/harness.js';
-import { CUSTOMER, uniqueOrderId } from '../support/shopper.js';
+} from '../support/loopback-stack.js';
+import { CUSTOMER, uniqueOrderId } from '../support/widget-api-client.js';
 import { DESKTOP, launchBrowser } from './support/browser.js';
 import {
   answerChallenge,
@@ -29,7 +29,7 @@ import {
   payButton,
   type TestCard,
   testCards,
-} from './support/shopper.js';
+} from './support/checkout-page.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

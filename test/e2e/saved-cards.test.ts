@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { useStack } from './support/harness.js';
 import {
   answerChallenge,
   events,
@@ -14,7 +13,8 @@ import {
   result,
   shownOrderId,
   typeCard,
-} from './support/shopper.js';
+} from './support/checkout-page.js';
+import { useStack } from './support/use-stack.js';
 
 const harness = useStack();
 

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser.js';
-import { SHOPPERS_AT_ONCE, useStack } from './support/harness.js';
 import {
   answerChallenge,
   autofillCard,
@@ -17,7 +16,8 @@ import {
   payButton,
   result,
   shownOrderId,
-} from './support/shopper.js';
+} from './support/checkout-page.js';
+import { SHOPPERS_AT_ONCE, useStack } from './support/use-stack.js';
 
 const harness = useStack();
 

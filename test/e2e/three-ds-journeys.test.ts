@@ -12,7 +12,7 @@ import {
   payButton,
   shownOrderId,
   typeCard,
-} from './support/shopper.js';
+} from './support/checkout-page.js';
 import { countPosts, useShops, WITHIN_MS } from './support/shops.js';
 
 const { harness, demoShop, plainShop } = useShops();

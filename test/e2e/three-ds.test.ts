@@ -6,8 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SHOPPERS_AT_ONCE } from './support/harness.js';
-import { autofillCard, gatewayPage, payButton } from './support/shopper.js';
+import { autofillCard, gatewayPage, payButton } from './support/checkout-page.js';
 import {
   bankPage,
   countPosts,
@@ -16,6 +15,7 @@ import {
   useShops,
   WITHIN_MS,
 } from './support/shops.js';
+import { SHOPPERS_AT_ONCE } from './support/use-stack.js';
 
 const { harness, demoShop, plainShop } = useShops();
 

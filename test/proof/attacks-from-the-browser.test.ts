@@ -30,6 +30,7 @@ import {
   MERCHANT_ORIGIN,
   type Pair,
   parseForm,
+  payBody,
   postForm,
   returnMessage,
   runMethod,
@@ -38,7 +39,7 @@ import {
   sandboxTransactions,
   snapshotTables,
   startPair,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const AUD = 'pay-checkout-widget';
@@ -127,20 +128,7 @@ describe('security proofs', () => {
   const WIDGET_ROUTES: ['GET' | 'POST', string, unknown?][] = [
     ['GET', '/session'],
     ['GET', '/next?wait=0'],
-    [
-      'POST',
-      '/pay',
-      {
-        card: {
-          number: card('approved').pan,
-          expMonth: '12',
-          expYear: '2030',
-          cvc: '123',
-          holder: 'A B',
-        },
-        browser: BROWSER,
-      },
-    ],
+    ['POST', '/pay', payBody(card('approved').pan, { holder: 'A B' })],
     ['POST', '/method-result', { threeDSCompInd: 'Y', browser: BROWSER }],
     ['POST', '/cancel', { reason: 'shopper-left' }],
     ['POST', '/hosted', {}],
@@ -505,17 +493,6 @@ describe('security proofs', () => {
   });
 
   describe('amount, currency and intent tampering from the browser', () => {
-    const payBody = () => ({
-      card: {
-        number: card('approved').pan,
-        expMonth: '12',
-        expYear: '2030',
-        cvc: '123',
-        holder: 'John Smith',
-      },
-      browser: BROWSER,
-    });
-
     it('refuses extra money fields in POST /widget/pay and charges nothing', async () => {
       const session = await createSession(be.url, { amount: '25.00', currency: 'EUR' });
       const before = await snapshotTables(be.store.db, CHECKOUT_TABLES);

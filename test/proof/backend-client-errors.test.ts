@@ -16,7 +16,7 @@ import {
   MERCHANT_ORIGIN,
   type Pair,
   startPair,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 function send(
   baseUrl: string,

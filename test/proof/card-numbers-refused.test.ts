@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { merchant, type Pair, startPair } from './helpers/proof.js';
+import { merchant, type Pair, startPair } from './support/proof.js';
 
 const PAN = '4111111111111111';
 

@@ -19,7 +19,7 @@ import {
   startBackend,
   startPair,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const WEBHOOK = { url: 'http://127.0.0.1:9/hook', secret: 'whsec-test-0123456789' };
 

@@ -15,7 +15,7 @@ import {
   sandboxTransactions,
   startPair,
   uniqueOrderId,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 describe('concurrent money operations on one order', () => {
   let pair: Pair;

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  BROWSER,
   CHECKOUT_TABLES,
   CUSTOMER,
   card,
@@ -15,12 +14,13 @@ import {
   MERCHANT_ORIGIN,
   merchant,
   type Pair,
+  payBody,
   SANDBOX_TABLES,
   Shopper,
   snapshotTables,
   startPair,
   uniqueOrderId,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 describe('control characters in what a client sends', () => {
   let pair: Pair;
@@ -154,16 +154,7 @@ describe('control characters in what a client sends', () => {
           Origin: MERCHANT_ORIGIN,
           'Content-Type': 'application/json',
         },
-        body: JSON.stringify({
-          card: {
-            number: card('approved').pan,
-            expMonth: '12',
-            expYear: '2030',
-            cvc: '123',
-            holder,
-          },
-          browser: BROWSER,
-        }),
+        body: JSON.stringify(payBody(card('approved').pan, { holder })),
       });
     const before = await everything();
     for (const holder of ['John\u0000Smith', 'John\nSmith']) {

@@ -20,6 +20,7 @@ import {
   merchant,
   type Pair,
   parseForm,
+  payBody,
   postForm,
   returnMessage,
   runMethod,
@@ -28,12 +29,9 @@ import {
   startBackend,
   startPair,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
-const PAY = (pan: string) => ({
-  card: { number: pan, expMonth: '12', expYear: '2030', cvc: '123', holder: 'John Smith' },
-  browser: BROWSER,
-});
+const PAY = (pan: string) => payBody(pan);
 
 /** Runs the ACS challenge page and posts its answer to our return page. */
 async function answerChallenge(acsUrl: string, creq: string) {

@@ -30,7 +30,7 @@ import {
   type Sandbox,
   snapshotTables,
   startSandbox,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 

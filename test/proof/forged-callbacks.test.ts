@@ -19,7 +19,7 @@ import {
   sandboxTransactions,
   startPair,
   uniqueOrderId,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 /** The notification control from the spec's words alone: hex SHA-1 of the glued fields + key. */
 function notificationControl(status: string, orderid: string, clientOrderId: string, key: string) {

@@ -23,7 +23,7 @@ import {
   randomJson,
   randomString,
   runFuzz,
-} from './helpers/fuzz.js';
+} from './support/fuzz.js';
 import {
   BROWSER,
   CHECKOUT_TABLES,
@@ -33,12 +33,13 @@ import {
   MERCHANT_API_KEY,
   MERCHANT_ORIGIN,
   type Pair,
+  payBody,
   prng,
   SANDBOX_TABLES,
   Shopper,
   snapshotTables,
   startPair,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed) >>> 0;
 const BUDGET_MS = 2_500;
@@ -112,16 +113,7 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
       `Bearer ${'A'.repeat(int(r, 1, 9000))}`,
     ]);
 
-  const validPay = () => ({
-    card: {
-      number: card('approved').pan,
-      expMonth: '12',
-      expYear: '2030',
-      cvc: '123',
-      holder: 'A B',
-    },
-    browser: BROWSER,
-  });
+  const validPay = () => payBody(card('approved').pan, { holder: 'A B' });
   const validSession = () => ({
     amount: '10.42',
     currency: 'EUR',

@@ -23,7 +23,7 @@ import {
   snapshotTables,
   startPair,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 /** Every 3DS instruction a status may carry (any spelling): a rewrite replaces them all. */
 const THREE_DS_FIELDS = [

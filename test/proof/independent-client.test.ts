@@ -15,7 +15,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import OAuth from 'oauth-1.0a';
-import { type Sandbox, startSandbox } from '../support/harness.js';
+import { type Sandbox, startSandbox } from '../support/loopback-stack.js';
 
 const PAY_JSON = 'application/vnd.pay+json';
 

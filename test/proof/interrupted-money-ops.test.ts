@@ -22,7 +22,7 @@ import {
   startBackend,
   startPair,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 type GatewayFetch = NonNullable<BackendOptions['gatewayFetch']>;
 

@@ -18,7 +18,7 @@ import {
   startPair,
   uniqueOrderId,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const faults = faultPlan();
 const APPROVED = { pan: '4000000000000002' };

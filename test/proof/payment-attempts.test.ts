@@ -12,6 +12,7 @@ import type { NextAction } from '../../contract/api-types.js';
 import type { SandboxOptions } from '../../server/src/sandbox/index.js';
 import type { CheckoutStore, Order } from '../../server/src/store/index.js';
 import { pgliteStore, postgresStore, type TestStore } from '../support/stores.js';
+import { heldClock } from './support/held-clock.js';
 import {
   type Backend,
   card,
@@ -24,11 +25,18 @@ import {
   startBackend,
   startSandbox,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const WEBHOOK = { url: 'http://127.0.0.1:9/hooks', secret: 'attempts-webhook-secret-0123456789' };
-/** The bank approves a left late-approval challenge this long after it was shown. */
-const LATE_MS = 1_200;
+/**
+ * The bank approves a left late-approval challenge "this long" after it was shown: when the test
+ * releases it (heldClock), after the step the proof puts before it. A 3-D Secure step's own
+ * expiry is later still, and never released.
+ */
+const LATE_MS = 10 * 60_000;
+const THREE_DS_TIMEOUT_MS = 60 * 60_000;
+/** How long `unknown-then-approved` stays unknown. */
+const UNKNOWN_MS = 1_200;
 
 type Json = Record<string, unknown>;
 
@@ -40,6 +48,10 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
     let sb: Sandbox;
     let a: Backend;
     let b: Backend;
+    // Held: every timer of a minute or more (the late approval, a 3-D Secure step's expiry).
+    const clock = heldClock(60_000);
+    /** The bank approves the left challenge now. */
+    const bankApprovesLeftChallenge = () => clock.release(LATE_MS);
 
     before(async () => {
       store = await testStore.open();
@@ -48,8 +60,10 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
         return fetch(url, init);
       };
       sb = await startSandbox({
+        clock,
         lateApprovalMs: LATE_MS,
-        unknownDurationMs: LATE_MS,
+        threeDsTimeoutMs: THREE_DS_TIMEOUT_MS,
+        unknownDurationMs: UNKNOWN_MS,
         fetch: dropping,
       });
       a = await startBackend(sb, { store, config: { webhook: WEBHOOK } });
@@ -207,6 +221,9 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
           shopper.call('POST', '/pay', shopper.payBody(card('approved'))),
           b.checkout.expireSessions(),
         ]);
+        // Refused, the pay saw the session past its end; the expiry job raced beside it may have
+        // run just before that moment (a busy machine moves it): its next run ends the session.
+        if (paid.status !== 200) await b.checkout.expireSessions();
         const state = (await store.sessions.get(session.id))?.state;
         const second = await sandboxTransactions(sb, `${session.orderId}-2`);
         if (paid.status === 200) {
@@ -231,6 +248,7 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
       await leftChallenge(new Shopper(a.url, session.token), '3ds2-challenge-late-approval');
       const second = await new Shopper(b.url, session.token).complete(card('approved'));
       assert.equal(second.order.status, 'approved');
+      await bankApprovesLeftChallenge();
       // The callback of the late approval reaches instance A, which reverses it.
       await waitFor(
         'the reversal',
@@ -268,6 +286,7 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
         await leftChallenge(new Shopper(a.url, session.token), '3ds2-challenge-late-approval');
         const second = await new Shopper(b.url, session.token).complete(card('approved'));
         assert.equal(second.order.status, 'approved');
+        await bankApprovesLeftChallenge();
         await waitFor('the bank approving the left attempt', async () => {
           const [tx] = await sandboxTransactions(sb, session.orderId);
           return tx?.status === 'approved';
@@ -301,6 +320,7 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
       assert.equal(method.action, 'method');
       assert.equal(challenge.action, 'challenge');
       if (challenge.action !== 'challenge') return;
+      await bankApprovesLeftChallenge();
       await waitFor('attempt 1 kept', async () => {
         const [first] = await attemptRows(session.orderId);
         return first?.status === 'approved';
@@ -333,6 +353,7 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
       await leftChallenge(shopper, '3ds2-challenge-late-approval');
       const declined = await new Shopper(b.url, session.token).complete(card('declined'));
       assert.equal(declined.order.attemptsLeft, 3);
+      await bankApprovesLeftChallenge();
       await waitFor('attempt 1 kept', async () => {
         const [first] = await attemptRows(session.orderId);
         return first?.status === 'approved';
@@ -373,6 +394,7 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
           await leftChallenge(new Shopper(a.url, session.token), '3ds2-challenge-late-approval');
           const second = await new Shopper(b.url, session.token).pay(card('unknown-then-approved'));
           assert.equal(second.order.attemptId, `${session.orderId}-2`);
+          await bankApprovesLeftChallenge();
           await waitFor('both approved at the gateway', async () => {
             const txs = [
               ...(await sandboxTransactions(sb, session.orderId)),

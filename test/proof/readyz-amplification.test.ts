@@ -16,7 +16,7 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 describe('/readyz does not relay a flood to the gateway', () => {
   let sb: Sandbox;

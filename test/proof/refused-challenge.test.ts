@@ -15,7 +15,7 @@ import {
   Shopper,
   startPair,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 describe('a refused challenge result', () => {
   let pair: Pair;

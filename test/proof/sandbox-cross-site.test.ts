@@ -15,7 +15,7 @@ import {
   startSandbox,
   waitForStatus,
 } from '../server/sandbox/helpers.js';
-import { card, SANDBOX_TABLES, snapshotTables } from './helpers/proof.js';
+import { card, SANDBOX_TABLES, snapshotTables } from './support/proof.js';
 
 const EVIL = 'https://evil.example';
 

@@ -29,7 +29,7 @@ import {
   startSandbox,
   uniqueOrderId,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 const cents = (amount: string) => String(Math.round(Number(amount) * 100));

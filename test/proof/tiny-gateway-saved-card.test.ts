@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { devMerchantAt } from '../support/harness.js';
+import { devMerchantAt } from '../support/loopback-stack.js';
 import {
   startTinyGateway,
   type TinyGateway,
@@ -31,7 +31,7 @@ import {
   startBackend,
   startSandbox,
   waitFor,
-} from './helpers/proof.js';
+} from './support/proof.js';
 
 const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 const cents = (amount: string) => String(Math.round(Number(amount) * 100));

@@ -24,6 +24,18 @@ export const APPROVED_CARD_INPUT = {
   holder: 'John Smith',
 };
 
+/**
+ * The body of `POST /widget/pay` as a script builds it by hand: the card number given (the
+ * approved card's by default) with the rest of APPROVED_CARD_INPUT, and BROWSER. `card` changes a
+ * field (a holder, a CVC).
+ */
+export function payBody(
+  number: string = APPROVED_CARD_INPUT.number,
+  card: Partial<typeof APPROVED_CARD_INPUT> = {},
+) {
+  return { card: { ...APPROVED_CARD_INPUT, number, ...card }, browser: BROWSER };
+}
+
 export const CUSTOMER = {
   email: 'john.smith@example.com',
   firstName: 'John',

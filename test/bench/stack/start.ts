@@ -6,8 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Child, startChild } from '../lib/child.js';
-import { dropSchemas, uniqueSchema } from '../lib/postgres.js';
+import { type Child, startChild } from '../support/child.js';
+import { dropSchemas, uniqueSchema } from '../support/postgres.js';
 import { BACKEND_NODE_FLAGS } from './deployment.js';
 import type { BackendInput, BackendReady, SandboxInput, SandboxReady } from './protocol.js';
 

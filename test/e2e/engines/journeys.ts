@@ -4,7 +4,7 @@
  * A journey asserts what the element shows and what the merchant API says of the order.
  */
 import assert from 'node:assert/strict';
-import type { TestCard } from '../support/shopper.js';
+import type { TestCard } from '../support/checkout-page.js';
 import type { Stack } from '../support/stack.js';
 import { type AxeRun, axe, formatViolations } from './a11y.js';
 import type { Engine, PageScript, Scheme, Tab, Target } from './drivers/tab.js';

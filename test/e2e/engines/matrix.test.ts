@@ -14,7 +14,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
-import { type TestCard, testCards } from '../support/shopper.js';
+import { type TestCard, testCards } from '../support/checkout-page.js';
 import { type Stack, startStack } from '../support/stack.js';
 import { engineBinaries } from './drivers/binaries.js';
 import { launchChromium } from './drivers/chromium.js';

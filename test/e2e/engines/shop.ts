@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import express from 'express';
 import { widgetBundlePath } from '../../../server/src/widget-build.js';
 import { PAY_EVENTS } from '../../../widget/src/events.js';
-import { SHOPPER } from '../support/shopper.js';
+import { SHOPPER } from '../support/checkout-page.js';
 import type { Stack } from '../support/stack.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
-import { events } from './shopper.js';
+import { events } from './checkout-page.js';
 
 const FAILURE_DIR = new URL('../../../test-output/failures/', import.meta.url);
 

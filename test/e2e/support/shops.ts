@@ -13,7 +13,6 @@ import express from 'express';
 import helmet from 'helmet';
 import type { FrameLocator, Page } from 'playwright-core';
 import { widgetBundlePath } from '../../../server/src/widget-build.js';
-import { type Harness, useStack } from './harness.js';
 import {
   challengeFrame,
   openCheckout,
@@ -21,8 +20,9 @@ import {
   result,
   SHOPPER,
   shownOrderId,
-} from './shopper.js';
+} from './checkout-page.js';
 import { freePort } from './stack.js';
+import { type Harness, useStack } from './use-stack.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 /** The journeys' bound: the shopper sees the gateway's outcome this soon after it is known. */

@@ -16,7 +16,8 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../support/harness.js';
+} from '../../support/loopback-stack.js';
+import { dumpStore, pgliteStore, postgresStore, type TestStore } from '../../support/stores.js';
 import {
   BROWSER,
   CUSTOMER,
@@ -26,8 +27,7 @@ import {
   returnMessage,
   Shopper,
   uniqueOrderId,
-} from '../../support/shopper.js';
-import { dumpStore, pgliteStore, postgresStore, type TestStore } from '../../support/stores.js';
+} from '../../support/widget-api-client.js';
 
 /** Not a sandbox table card: follows the CVV rules (123 approves). Distinctive for the search. */
 const PAN = '4242424242424242';

@@ -1,8 +1,13 @@
 /** `GET /metrics`: behind its own token, off without one, and a payment's counters move. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
-import { createSession, Shopper } from '../../support/shopper.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
+import { createSession, Shopper } from '../../support/widget-api-client.js';
 
 const TOKEN = 'metrics-token-0123456789';
 

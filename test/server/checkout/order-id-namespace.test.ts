@@ -12,8 +12,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CheckoutStore } from '../../../server/src/store/index.js';
-import { CHECKOUT_TABLES, sandboxTransactions, snapshotTables } from '../../proof/helpers/proof.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import { CHECKOUT_TABLES, sandboxTransactions, snapshotTables } from '../../proof/support/proof.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
+import { pgliteStore, postgresStore, type TestStore } from '../../support/stores.js';
 import {
   CUSTOMER,
   testCard as card,
@@ -21,8 +27,7 @@ import {
   merchant,
   Shopper,
   uniqueOrderId,
-} from '../../support/shopper.js';
-import { pgliteStore, postgresStore, type TestStore } from '../../support/stores.js';
+} from '../../support/widget-api-client.js';
 
 const TABLES = [...CHECKOUT_TABLES, 'client_order_ids'];
 const VERIFIED_CARD = {

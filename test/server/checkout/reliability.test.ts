@@ -9,15 +9,20 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { verifyWebhook } from '../../../server/src/checkout/webhooks/webhook-signature.js';
 import type { FetchLike } from '../../../server/src/gateway/index.js';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
+import { postgresStore } from '../../support/stores.js';
 import {
   createSession,
   merchant,
   runChallenge,
   runMethod,
   Shopper,
-} from '../../support/shopper.js';
-import { postgresStore } from '../../support/stores.js';
+} from '../../support/widget-api-client.js';
 
 /** Drops the answer of every sale (the sandbox commits it, then cuts the connection). */
 function dropSales(counter: { sales: number }): FetchLike {
@@ -86,7 +91,7 @@ describe('reliability', () => {
           cvc: '123',
           holder: 'A',
         },
-        browser: (await import('../../support/shopper.js')).BROWSER,
+        browser: (await import('../../support/widget-api-client.js')).BROWSER,
       });
       assert.equal(again.body.order.status, 'approved');
       assert.equal(counter.sales, 1);
@@ -108,7 +113,7 @@ describe('reliability', () => {
           cvc: '123',
           holder: 'A',
         },
-        browser: (await import('../../support/shopper.js')).BROWSER,
+        browser: (await import('../../support/widget-api-client.js')).BROWSER,
       });
       // Whatever the pay call saw, make it look untouched since, then let the reconciler run.
       for (

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TEST_CARDS } from '../../../server/src/sandbox/index.js';
-import { type Backend, withSandboxAndBackend } from '../../support/harness.js';
-import { createSession, merchant, Shopper } from '../../support/shopper.js';
+import { type Backend, withSandboxAndBackend } from '../../support/loopback-stack.js';
+import { createSession, merchant, Shopper } from '../../support/widget-api-client.js';
 
 const card = (scenario: string) => {
   const found = TEST_CARDS.find((c) => c.scenario === scenario);

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { writeFlow } from '../../../server/src/checkout/following/flow-state.js';
 import type { StoredAction } from '../../../server/src/checkout/following/next-action.js';
 import type { CheckoutStore, Order, OrderState } from '../../../server/src/store/index.js';
-import { type Backend, withSandboxAndBackend } from '../../support/harness.js';
-import { uniqueOrderId } from '../../support/shopper.js';
+import { type Backend, withSandboxAndBackend } from '../../support/loopback-stack.js';
+import { uniqueOrderId } from '../../support/widget-api-client.js';
 
 export async function storedOrder(
   store: CheckoutStore,

@@ -5,8 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Backend, type Sandbox, startBackend, startSandbox } from '../../support/harness.js';
-import { createSession, merchant, Shopper } from '../../support/shopper.js';
+import {
+  type Backend,
+  type Sandbox,
+  startBackend,
+  startSandbox,
+} from '../../support/loopback-stack.js';
+import { createSession, merchant, Shopper } from '../../support/widget-api-client.js';
 
 describe('test mode', () => {
   let sb: Sandbox;

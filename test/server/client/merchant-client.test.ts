@@ -17,8 +17,8 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../support/harness.js';
-import { CUSTOMER, Shopper, uniqueOrderId } from '../../support/shopper.js';
+} from '../../support/loopback-stack.js';
+import { CUSTOMER, Shopper, uniqueOrderId } from '../../support/widget-api-client.js';
 
 const APPROVED = TEST_CARDS.find((c) => c.scenario === 'approved');
 

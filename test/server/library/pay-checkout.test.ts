@@ -19,8 +19,8 @@ import {
   MERCHANT_ORIGIN,
   type Sandbox,
   startSandbox,
-} from '../../support/harness.js';
-import { createSession, merchant, Shopper } from '../../support/shopper.js';
+} from '../../support/loopback-stack.js';
+import { createSession, merchant, Shopper } from '../../support/widget-api-client.js';
 
 const card = (scenario: string) => {
   const found = TEST_CARDS.find((c) => c.scenario === scenario);

@@ -13,8 +13,8 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../../support/harness.js';
-import { createSession, runChallenge, Shopper } from '../../../support/shopper.js';
+} from '../../../support/loopback-stack.js';
+import { createSession, runChallenge, Shopper } from '../../../support/widget-api-client.js';
 
 const CHALLENGE = TEST_CARDS.find((c) => c.scenario === '3ds2-challenge-no-method')!;
 const STEP_POLL_MS = 300;

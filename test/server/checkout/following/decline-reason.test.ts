@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { declineReason } from '../../../../server/src/checkout/following/decline-reason.js';
-import { type Backend, withSandboxAndBackend } from '../../../support/harness.js';
-import { testCard as card, createSession, Shopper } from '../../../support/shopper.js';
+import { type Backend, withSandboxAndBackend } from '../../../support/loopback-stack.js';
+import { testCard as card, createSession, Shopper } from '../../../support/widget-api-client.js';
 
 describe('decline reasons', () => {
   it('a code the shopper can act on has a reason; fraud codes and unknown ones none', () => {

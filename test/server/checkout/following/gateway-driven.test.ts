@@ -21,7 +21,7 @@ import {
   startBackend,
   startSandbox,
   withSandboxAndBackend,
-} from '../../../support/harness.js';
+} from '../../../support/loopback-stack.js';
 import {
   createSession,
   merchant,
@@ -29,7 +29,7 @@ import {
   postForm,
   returnMessage,
   Shopper,
-} from '../../../support/shopper.js';
+} from '../../../support/widget-api-client.js';
 
 const card = (scenario: string) => {
   const found = TEST_CARDS.find((c) => c.scenario === scenario);

@@ -29,7 +29,7 @@ import {
   type Order,
   openCheckoutStore,
 } from '../../../../server/src/store/index.js';
-import { JWT_SECRET, MERCHANT_API_KEY } from '../../../support/harness.js';
+import { JWT_SECRET, MERCHANT_API_KEY } from '../../../support/loopback-stack.js';
 import { storedOrder } from '../stored-order.js';
 
 /** A gateway whose status calls wait until the test answers them. */

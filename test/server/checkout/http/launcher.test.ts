@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import { readFlow } from '../../../../server/src/checkout/following/flow-state.js';
 import type { StoredAction } from '../../../../server/src/checkout/following/next-action.js';
 import { launchKey } from '../../../../server/src/checkout/payments/urls.js';
-import { MERCHANT_ORIGIN } from '../../../support/harness.js';
-import { BROWSER, createSession, Shopper } from '../../../support/shopper.js';
+import { MERCHANT_ORIGIN } from '../../../support/loopback-stack.js';
+import { BROWSER, createSession, Shopper } from '../../../support/widget-api-client.js';
 import { storedOrderBackend } from '../stored-order.js';
 
 const CHALLENGE: StoredAction = {

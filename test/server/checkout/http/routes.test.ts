@@ -11,8 +11,8 @@ import {
   type Sandbox,
   startBackend,
   withSandboxAndBackend,
-} from '../../../support/harness.js';
-import { createSession, Shopper } from '../../../support/shopper.js';
+} from '../../../support/loopback-stack.js';
+import { createSession, Shopper } from '../../../support/widget-api-client.js';
 
 describe('health, cancel, hosted mode', () => {
   let sb: Sandbox;
@@ -104,7 +104,7 @@ describe('health, cancel, hosted mode', () => {
         cvc: '123',
         holder: 'A',
       },
-      browser: (await import('../../../support/shopper.js')).BROWSER,
+      browser: (await import('../../../support/widget-api-client.js')).BROWSER,
     });
     assert.equal(pay.body.order.orderId, session.orderId);
   });

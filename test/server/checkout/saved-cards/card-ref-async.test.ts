@@ -13,8 +13,8 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../../support/harness.js';
-import { createSession, merchant, Shopper } from '../../../support/shopper.js';
+} from '../../../support/loopback-stack.js';
+import { createSession, merchant, Shopper } from '../../../support/widget-api-client.js';
 
 interface Gate {
   /** The status answers still to hide `card-ref-id` from (Infinity: all of them). */

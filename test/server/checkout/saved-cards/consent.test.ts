@@ -8,8 +8,18 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Backend, type Sandbox, withSandboxAndBackend } from '../../../support/harness.js';
-import { type Card, CUSTOMER, createSession, merchant, Shopper } from '../../../support/shopper.js';
+import {
+  type Backend,
+  type Sandbox,
+  withSandboxAndBackend,
+} from '../../../support/loopback-stack.js';
+import {
+  type Card,
+  CUSTOMER,
+  createSession,
+  merchant,
+  Shopper,
+} from '../../../support/widget-api-client.js';
 
 const APPROVED = { pan: '4000000000000002' };
 const DECLINED = { pan: '4000000000000010' };

@@ -15,14 +15,7 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../../support/harness.js';
-import {
-  CUSTOMER,
-  createSession,
-  merchant,
-  Shopper,
-  uniqueOrderId,
-} from '../../../support/shopper.js';
+} from '../../../support/loopback-stack.js';
 import {
   dumpStore,
   pgliteStore,
@@ -30,6 +23,13 @@ import {
   TEST_DATABASE_URL,
   type TestStore,
 } from '../../../support/stores.js';
+import {
+  CUSTOMER,
+  createSession,
+  merchant,
+  Shopper,
+  uniqueOrderId,
+} from '../../../support/widget-api-client.js';
 
 /** A merchant route that charges a card reference: the field naming it, and a body of it. */
 interface ChargeRoute {

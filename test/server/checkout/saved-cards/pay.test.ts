@@ -15,14 +15,14 @@ import {
   type Sandbox,
   startBackend,
   withSandboxAndBackend,
-} from '../../../support/harness.js';
+} from '../../../support/loopback-stack.js';
 import {
   testCard as card,
   createSession,
   merchant,
   Shopper,
   savedCard,
-} from '../../../support/shopper.js';
+} from '../../../support/widget-api-client.js';
 
 describe('paying with a saved card', () => {
   let sb: Sandbox;

@@ -16,8 +16,8 @@ import {
   type Sandbox,
   startBackend,
   withSandboxAndBackend,
-} from '../../../support/harness.js';
-import { createSession, merchant, Shopper, savedCard } from '../../../support/shopper.js';
+} from '../../../support/loopback-stack.js';
+import { createSession, merchant, Shopper, savedCard } from '../../../support/widget-api-client.js';
 
 describe('a card reference id is not shown to the browser or written to the logs', () => {
   let sb: Sandbox;

@@ -13,8 +13,8 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../../support/harness.js';
-import { createSession, merchant, Shopper } from '../../../support/shopper.js';
+} from '../../../support/loopback-stack.js';
+import { createSession, merchant, Shopper } from '../../../support/widget-api-client.js';
 
 const HOUR = 3_600_000;
 

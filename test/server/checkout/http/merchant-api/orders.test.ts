@@ -4,14 +4,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type Backend, withSandboxAndBackend } from '../../../../support/harness.js';
+import { type Backend, withSandboxAndBackend } from '../../../../support/loopback-stack.js';
 import {
   CUSTOMER,
   createSession,
   merchant,
   Shopper,
   uniqueOrderId,
-} from '../../../../support/shopper.js';
+} from '../../../../support/widget-api-client.js';
 
 const APPROVED = { pan: '4000000000000002' };
 

@@ -11,14 +11,14 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../../../support/harness.js';
+} from '../../../../support/loopback-stack.js';
 import {
   CUSTOMER,
   createSession,
   merchant,
   Shopper,
   uniqueOrderId,
-} from '../../../../support/shopper.js';
+} from '../../../../support/widget-api-client.js';
 
 describe('merchant API: card refs, rebills, recurring, payouts, transfers, verification, hosted forms', () => {
   let sb: Sandbox;

@@ -13,8 +13,13 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../../../support/harness.js';
-import { CUSTOMER, createSession, merchant, Shopper } from '../../../../support/shopper.js';
+} from '../../../../support/loopback-stack.js';
+import {
+  CUSTOMER,
+  createSession,
+  merchant,
+  Shopper,
+} from '../../../../support/widget-api-client.js';
 
 const APPROVED = { pan: '4000000000000002' };
 

@@ -10,8 +10,12 @@ import {
   AFTER_EXPIRY_MAX_MS,
   FINISHED_ORDER_GRACE_MS,
 } from '../../../../../server/src/checkout/http/widget-api/router.js';
-import { type Backend, JWT_SECRET, withSandboxAndBackend } from '../../../../support/harness.js';
-import { createSession, runChallenge, Shopper } from '../../../../support/shopper.js';
+import {
+  type Backend,
+  JWT_SECRET,
+  withSandboxAndBackend,
+} from '../../../../support/loopback-stack.js';
+import { createSession, runChallenge, Shopper } from '../../../../support/widget-api-client.js';
 
 /** The session's own token as it will be `agoSeconds` after the session's 30 minutes. */
 function expiredToken(sessionId: string, agoSeconds = 60): string {

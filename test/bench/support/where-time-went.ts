@@ -31,7 +31,7 @@ export function whereTheTimeWent(backend: BackendResult): string {
   const now = pglite ? perRequest(pglite) : undefined;
   return `After the timed runs, each engine's read and pay runs go once more for ${seconds} s with the
 V8 CPU profiler of each server process on (node:inspector, as \`node --cpu-prof\` samples; every
-250 µs). Each busy sample is charged to the innermost frame a part claims (test/bench/lib/
+250 µs). Each busy sample is charged to the innermost frame a part claims (test/bench/support/
 profile.ts and server-parts.ts): a middleware pays for its own work, not for the handlers its
 \`next()\` runs; Node's crypto is charged to whoever called it. µs are of busy CPU as the
 profiler saw it (a little high: its own overhead has a row).

@@ -17,9 +17,11 @@ import {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../support/harness.js';
+} from '../../support/loopback-stack.js';
 import { memorySchema } from '../../support/memory-schemas.js';
+import { scaled } from '../../support/time-scale.js';
 
+export { payBody } from '../../support/fixtures.js';
 export {
   type Backend,
   type BackendOptions,
@@ -32,7 +34,8 @@ export {
   type Sandbox,
   startBackend,
   startSandbox,
-} from '../../support/harness.js';
+} from '../../support/loopback-stack.js';
+export { scaled, TIME_SCALE } from '../../support/time-scale.js';
 export {
   BROWSER,
   type Card,
@@ -46,7 +49,7 @@ export {
   runMethod,
   Shopper,
   uniqueOrderId,
-} from '../../support/shopper.js';
+} from '../../support/widget-api-client.js';
 
 export interface Pair {
   db: Database;
@@ -217,7 +220,8 @@ export async function waitFor<T>(
   probe: () => Promise<T | undefined | null | false>,
   options: { timeoutMs?: number; everyMs?: number; explain?: () => string } = {},
 ): Promise<T> {
-  const end = Date.now() + (options.timeoutMs ?? 10_000);
+  // A quiet machine's limit, times the run's time scale (a busy machine is slower, not wrong).
+  const end = Date.now() + scaled(options.timeoutMs ?? 10_000);
   for (;;) {
     const value = await probe();
     if (value) return value;

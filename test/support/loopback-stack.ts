@@ -20,6 +20,7 @@ import {
 } from '../../server/src/sandbox/index.js';
 import type { CheckoutStore } from '../../server/src/store/index.js';
 import { memoryCheckoutStore, withSandboxSchema } from './memory-schemas.js';
+import { scaled } from './time-scale.js';
 
 export const MERCHANT_API_KEY = 'test-merchant-api-key-0123456789';
 export const JWT_SECRET = 'test-jwt-secret-0123456789-0123456789-abcdef';
@@ -30,9 +31,10 @@ export const FAST_TIMING: Partial<Timing> = {
   pollMaxMs: 150,
   browserStepPollMs: 150,
   longPollMaxMs: 3_000,
-  operationFollowMs: 3_000,
+  // Limits (not delays): scaled, so that a busy machine's slow answer is not taken for none.
+  operationFollowMs: scaled(3_000),
   webhookBackoffMs: 20,
-  webhookTimeoutMs: 2_000,
+  webhookTimeoutMs: scaled(2_000),
 };
 
 export async function listen(
@@ -61,7 +63,7 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const sandbox = await createSandboxApp({
     processingDelayMs: 20,
-    callbacks: { baseDelayMs: 50, maxAttempts: 3, timeoutMs: 2_000 },
+    callbacks: { baseDelayMs: 50, maxAttempts: 3, timeoutMs: scaled(2_000) },
     ...(await withSandboxSchema(options)),
   });
   const { server, url } = await listen(sandbox.app);

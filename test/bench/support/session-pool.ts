@@ -2,7 +2,7 @@
  * Checkout sessions made before a timed pay run, so that the run times paying only. If the pool
  * runs dry the cycle makes its own session, and that is counted and reported.
  */
-import { createSession } from './shopper.js';
+import { createSession } from './checkout-client.js';
 
 export interface SessionPool {
   take(): Promise<string>;

@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import type { NextAction, ReturnMessage } from '../../contract/api-types.js';
 import { TEST_CARDS } from '../../server/src/sandbox/test-cards.js';
-import { BROWSER, CUSTOMER } from './fixtures.js';
-import { type Backend, MERCHANT_API_KEY, MERCHANT_ORIGIN } from './harness.js';
+import { BROWSER, CUSTOMER, payBody } from './fixtures.js';
+import { type Backend, MERCHANT_API_KEY, MERCHANT_ORIGIN } from './loopback-stack.js';
+import { scaled } from './time-scale.js';
 
 export { BROWSER, CUSTOMER };
 
@@ -70,7 +71,7 @@ export async function savedCard(
   assert.equal(final.order.status, 'approved');
   const row = await be.store.orders.getByClientOrderId(session.orderId);
   assert.ok(row);
-  for (let tries = 0; tries < 100; tries++) {
+  for (const end = Date.now() + scaled(5_000); Date.now() < end; ) {
     const kept = await be.store.cardRefs.ofOrder(row.id);
     if (kept) return { ref: kept.id, orderRowId: row.id };
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -125,14 +126,7 @@ export class Shopper {
   /** The body of `POST /widget/pay` with this card. */
   payBody(card: Card) {
     return {
-      card: {
-        number: card.pan,
-        expMonth: '12',
-        expYear: '2030',
-        cvc: card.cvv ?? '123',
-        holder: 'John Smith',
-      },
-      browser: BROWSER,
+      ...payBody(card.pan, { cvc: card.cvv ?? '123' }),
       ...(card.saveCard === undefined ? {} : { saveCard: card.saveCard }),
     };
   }
@@ -169,9 +163,9 @@ export class Shopper {
     return res.body;
   }
 
-  /** Waits through `wait` answers until something else comes. */
+  /** Waits through `wait` answers until something else comes (a quiet machine's deadline, scaled). */
   async until(action: NextAction, deadlineMs = 8_000): Promise<NextAction> {
-    const end = Date.now() + deadlineMs;
+    const end = Date.now() + scaled(deadlineMs);
     let current = action;
     while (current.action === 'wait') {
       if (Date.now() > end) assert.fail(`still waiting: ${JSON.stringify(current)}`);

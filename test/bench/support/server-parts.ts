@@ -1,5 +1,5 @@
 /**
- * The parts a backend or sandbox profile is cut into for RESULTS.md (lib/profile.ts charges each
+ * The parts a backend or sandbox profile is cut into for RESULTS.md (support/profile.ts charges each
  * sample to the innermost frame one of these claims). Node's crypto is deliberately not a part:
  * a hash or a key parse is charged to whoever asked for it (JWT, signing, the sandbox).
  */

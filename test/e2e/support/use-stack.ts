@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { DESKTOP, launchBrowser } from './browser.js';
+import { type TestCard, testCards } from './checkout-page.js';
 import { saveFailure } from './failure-artefacts.js';
-import { type TestCard, testCards } from './shopper.js';
 import { type Stack, type StackOptions, startStack } from './stack.js';
 
 /**
