@@ -126,6 +126,23 @@ describe('launcher page', () => {
     assert.ok(!(await no.text()).includes('evil.example'));
   });
 
+  it('speaks the Accept-Language it understands; a tag named like an Object member is just not one (R4-L2)', async () => {
+    const order = await orderWith(CHALLENGE);
+    const key = launchKey(CHALLENGE);
+    for (const [acceptLanguage, ref, status, lang] of [
+      ['de-CH, en;q=0.5', order.returnRef, 200, 'de'],
+      ['constructor', order.returnRef, 200, 'en'],
+      ['constructor-x;q=1, de;q=0.5', order.returnRef, 200, 'de'],
+      ['__proto__, toString', 'A'.repeat(43), 404, 'en'],
+    ] as const) {
+      const res = await fetch(`${stack.be.url}/launch/${ref}/${key}`, {
+        headers: { accept: HTML_ACCEPT, 'accept-language': acceptLanguage },
+      });
+      assert.equal(res.status, status, acceptLanguage);
+      assert.match(await res.text(), new RegExp(`<html lang="${lang}"`), acceptLanguage);
+    }
+  });
+
   it('posts nothing for a stale key, a finished order, an unknown or malformed ref, and records nothing', async () => {
     const order = await orderWith(CHALLENGE);
     const finished = await orderWith(CHALLENGE, 'approved');
