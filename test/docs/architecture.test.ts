@@ -3,6 +3,9 @@
  * folder of the repository, and every code name it names (`startPayment`, `CLAIMING_OPERATION_KINDS`,
  * `abandoned_at`) is written in the source. A move or a rename that forgets the map fails here.
  *
+ * Its table of session and order state moves is the one the store enforces: the doc holds
+ * `stateMovesMarkdown()`'s output verbatim (server/src/store/state-moves.ts).
+ *
  * A path may be written from the root (`server/src/checkout/app.ts`) or as the tail of one
  * (`payments/pay.ts`, `app.ts`) where the text around it says which folder it means; a tail must
  * end a path of the tree at a folder boundary.
@@ -13,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { stateMovesMarkdown } from '../../server/src/store/state-moves.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = 'docs/architecture.md';
@@ -93,6 +97,14 @@ describe(DOC, () => {
       (name) => !new RegExp(`(?<![\\w$])${escapeDollar(name)}(?![\\w$])`).test(source),
     );
     assert.deepEqual([...new Set(missing)], []);
+  });
+
+  test('its state table is the one the store enforces (stateMovesMarkdown)', () => {
+    const table = stateMovesMarkdown();
+    assert.ok(
+      markdown.includes(`\n${table}\n`),
+      `paste the output of stateMovesMarkdown() (server/src/store/state-moves.ts) into ${DOC}:\n${table}`,
+    );
   });
 });
 
