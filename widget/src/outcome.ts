@@ -4,15 +4,13 @@
  * element carries out (pay-checkout-element.ts `_show`), so the rules are read in one place.
  */
 import type { OrderView } from '../../contract/api-types.js';
+import { isFinal } from '../../contract/order-status.js';
 import { ApiError } from './api.js';
 import { fieldOfServer } from './card/card-form.js';
 import type { CardField } from './card/validate.js';
 import type { PayEventDetail } from './events.js';
 import type { StringKey } from './i18n/index.js';
 import type { FlowEnd } from './three-ds/flow.js';
-
-/** The gateway's final statuses: a flow that ends on one of them shows it, even after a cancel. */
-const FINAL: readonly string[] = ['approved', 'declined', 'error', 'filtered'];
 
 /** The result panel's kinds: its title is the string of that key. */
 export type ResultKind = 'approved' | 'declined' | 'cancelled' | 'error';
@@ -50,7 +48,7 @@ type Words = (key: StringKey) => string;
  */
 export function outcomeOf(end: Exclude<FlowEnd, { kind: 'left' }>, t: Words): Outcome {
   const { order } = end;
-  if (end.kind === 'final' || FINAL.includes(order.status)) return finalOf(order, t);
+  if (end.kind === 'final' || isFinal(order.status)) return finalOf(order, t);
   return unansweredOf(end.kind, order, t);
 }
 

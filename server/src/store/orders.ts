@@ -9,6 +9,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Intent } from '../../../contract/api-types.js';
+import { FINAL_STATUSES } from '../../../contract/order-status.js';
 import { StoreError } from './errors.js';
 import {
   assertMinor,
@@ -30,12 +31,7 @@ export type { OrderState } from './state-moves.js';
 /** Never sent to the gateway: the shopper has not paid (yet, or ever). */
 export const UNPAID_ORDER_STATUSES: readonly OrderState[] = ['awaiting-payment', 'expired'];
 
-export const FINAL_ORDER_STATUSES: readonly OrderState[] = [
-  'approved',
-  'declined',
-  'error',
-  'filtered',
-];
+export const FINAL_ORDER_STATUSES: readonly OrderState[] = FINAL_STATUSES;
 /** Final without the money: the shopper may try another card (payments/attempts.ts). */
 export const FAILED_ORDER_STATUSES: readonly OrderState[] = ['declined', 'error', 'filtered'];
 /** Not final: the reconciler asks the gateway about these when they stay put too long. */

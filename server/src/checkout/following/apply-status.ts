@@ -5,6 +5,7 @@
  * exactly once: the session completes, the merchant's webhook is queued, waiters wake up.
  */
 import type { OrderStatus } from '../../../../contract/api-types.js';
+import { GATEWAY_STATUSES } from '../../../../contract/order-status.js';
 import type { StatusResponse } from '../../gateway/index.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
@@ -24,15 +25,6 @@ import {
   statusFieldsOf,
 } from './next-action.js';
 import { statusMismatch } from './status-match.js';
-
-const KNOWN: readonly string[] = [
-  'approved',
-  'declined',
-  'error',
-  'filtered',
-  'processing',
-  'unknown',
-];
 
 export interface FinalFacts {
   status: OrderStatus;
@@ -120,7 +112,9 @@ export async function applyStatus(
     );
     return order;
   }
-  const status = KNOWN.includes(result.status) ? (result.status as OrderStatus) : 'processing';
+  const status = (GATEWAY_STATUSES as readonly string[]).includes(result.status)
+    ? (result.status as OrderStatus)
+    : 'processing';
   if (isFinalStatus(status)) {
     return finalizeOrder(ctx, order, {
       status,

@@ -16,22 +16,18 @@ import type {
   NextAction,
   OrderStatus,
 } from '../../../../contract/api-types.js';
+import { isFinal } from '../../../../contract/order-status.js';
 // The EMV window for the 3DS Method (spec Limits: 10 seconds, then threeDSCompInd = N), the same
 // number the element times its Method frame by.
 import { METHOD_TIMEOUT_MS } from '../../../../contract/three-ds.js';
 import type { GatewayResult } from '../../gateway/index.js';
-import { FINAL_ORDER_STATUSES } from '../../store/index.js';
 import { creqWindowSize, isWindowSize } from './creq.js';
 
 /** How soon the widget should ask again when there is nothing to do yet. */
 export const WAIT_RETRY_MS = 1_000;
 
 export function isFinalStatus(status: string | null | undefined): status is OrderStatus {
-  return (
-    status !== null &&
-    status !== undefined &&
-    (FINAL_ORDER_STATUSES as readonly string[]).includes(status)
-  );
+  return status !== null && status !== undefined && isFinal(status);
 }
 
 /** The status-response fields that steer the browser, already read from the gateway's answer. */
