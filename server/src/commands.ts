@@ -237,9 +237,10 @@ export async function runServer(
   let sandboxText: string | undefined;
   let embedded: { sandbox: SandboxApp; origin: string } | undefined;
   let shared: SharedDatabase | undefined;
-  // Started now, awaited after the stores: building a stale widget (a child process) then runs
-  // beside the database's start rather than after it. Marked handled so that a failure while
-  // the stores start is not an unhandled rejection; it is thrown where it is awaited.
+  // Started now, awaited after the stores: the demo's code loads (and a stale widget begins to
+  // build, in a child process) beside the database's start rather than after it. Marked handled
+  // so that a failure while the stores start is not an unhandled rejection; it is thrown where
+  // it is awaited.
   const demoPreparing = withDemo ? prepareDemo() : undefined;
   demoPreparing?.catch(() => {});
 
@@ -349,8 +350,17 @@ async function prepareDemo(): Promise<MountDemo> {
   const { createDemoRouter } = (await import(
     '../../demo/server.js'
   )) as typeof import('../../demo/server.js');
-  // The demo serves the widget's CDN file: build it first when a widget source is newer.
-  if ((await ensureWidgetBuilt(PROJECT_ROOT)) === 'built') console.log('Built the widget.');
+  // The demo serves the widget's CDN file, built when missing or older than a widget source: a
+  // few seconds (a fresh clone's first start), so beside the start, not before it (the demo
+  // serves the file once the build is done; a failed build is reported and the stack runs on).
+  const widgetBuilt = ensureWidgetBuilt(PROJECT_ROOT).then(
+    (result) => {
+      if (result === 'built') console.log('Built the widget.');
+    },
+    (error: unknown) => {
+      console.error(`The demo has no widget: ${error instanceof Error ? error.message : error}`);
+    },
+  );
   const widgetFile = widgetBundlePath(PROJECT_ROOT);
   return (root, config, backendUrl, apiKey, sandboxOrigin) => {
     const frames = ["'self'", ...(sandboxOrigin ? [sandboxOrigin] : [])];
@@ -392,6 +402,7 @@ async function prepareDemo(): Promise<MountDemo> {
         shopUrl: config.publicUrl,
         sandboxUrl: sandboxOrigin,
         widgetFile,
+        widgetBuilt,
       }),
     );
     return `Demo shop: ${config.publicUrl}/  (tools: ${config.publicUrl}/tools.html)`;

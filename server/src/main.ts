@@ -33,6 +33,7 @@ import {
 import { secureDataDir } from './data-dir.js';
 import { SandboxConfigError } from './sandbox/options.js';
 import { initialiseDataDir } from './store/pglite-folder.js';
+import { useDataFolderTemplates } from './store/pglite-template.js';
 
 export type { Started, Stopping };
 
@@ -84,8 +85,10 @@ export async function start(
   const folder = pgliteFolder(config, command);
   if (folder || !config.gateway || command === 'sandbox') await secureDataDir(config.dataDir);
   const clean = options.fresh ? await startClean(config) : '';
-  // A new embedded database is initialised in a child process (seconds of one core). Begun before
-  // the app's code is loaded, so that the two go on at once; opening the store joins it.
+  // A new embedded database is a copy of one initialised before (pglite-template.ts; the first
+  // one ever is initdb in a child process, seconds of one core). Begun before the app's code is
+  // loaded, so that the two go on at once; opening the store joins it.
+  useDataFolderTemplates();
   if (folder) initialiseDataDir(folder).catch(() => {});
   const { runSandbox, runServer } = await import('./commands.js');
   const started =
