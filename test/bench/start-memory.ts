@@ -2,7 +2,7 @@
  * `npm start` as a developer runs it: how long until `/readyz` answers 200, and how much resident
  * memory the one process holds (backend + embedded sandbox + demo), on a fresh DATA_DIR and again
  * on the same folder after a restart:
- *   - start: spawn the command of package.json's `start` script (`node … server/src/main.ts
+ *   - start: spawn the command of package.json's `start` script (`node … scripts/start.mjs
  *     start`: no npm process in between), poll `/readyz` every 25 ms from the spawn;
  *   - traffic, e2e-like: the demo page and widget file, checkout sessions made through the
  *     merchant API and paid through the widget API with the sandbox's test cards (approved,
@@ -17,7 +17,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flag, isMain, writeJson } from './lib/cli.js';
 import { fmt, table } from './lib/markdown.js';
@@ -26,6 +26,8 @@ import { ALLOWED_ORIGIN } from './stack/start.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SCENARIOS = ['approved', 'declined', 'insufficient-funds', 'unknown-then-approved'];
+/** The memory goal is set after this many payments (test/bench/lib/footprint-targets.ts). */
+export const START_PAYMENTS = 40;
 
 export interface StartRun {
   label: string;
@@ -37,6 +39,8 @@ export interface StartRun {
   peakMiB: number;
   /** Sampled peak of the server process and its children together. */
   treePeakMiB: number;
+  /** The machine's 1-minute load average when the start began (2 cores: above 2 is a queue). */
+  loadAtStart: number;
   payments: Record<string, number>;
 }
 
@@ -220,6 +224,7 @@ async function measure(
   payments: number,
   concurrency: number,
 ): Promise<StartRun> {
+  const loadAtStart = loadavg()[0] ?? 0;
   const server = await startServer(dataDir, args);
   try {
     const rssReady = status(server.pid).rss;
@@ -235,6 +240,7 @@ async function measure(
       rssAfterTrafficMiB: after.rss,
       peakMiB: after.hwm,
       treePeakMiB: server.treePeakMiB,
+      loadAtStart,
       payments: outcomes,
     };
   } finally {
@@ -279,6 +285,7 @@ export function startTable(result: StartResult): string {
       `RSS after ${result.payments} payments`,
       'process peak (VmHWM)',
       'peak with children',
+      'load average at start',
     ],
     result.runs.map((r) => [
       r.label,
@@ -287,12 +294,13 @@ export function startTable(result: StartResult): string {
       `${fmt(r.rssAfterTrafficMiB)} MiB`,
       `${fmt(r.peakMiB)} MiB`,
       `${fmt(r.treePeakMiB)} MiB`,
+      r.loadAtStart.toFixed(2),
     ]),
   );
 }
 
 if (isMain(import.meta.url)) {
-  const result = await runStartBench(flag('--quick') ? 20 : 120, 4);
+  const result = await runStartBench(flag('--quick') ? 20 : START_PAYMENTS, 4);
   console.log(startTable(result));
   for (const run of result.runs) console.log(`${run.label}: ${JSON.stringify(run.payments)}`);
   writeJson(result);
