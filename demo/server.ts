@@ -167,8 +167,10 @@ export function createDemoRouter(options: DemoOptions): Router {
     );
   });
 
+  // A failed build is for its starter to report: here the file is then missing (404 below).
+  const built = options.widgetBuilt?.catch(() => {});
   const widgetBuilt = async () => {
-    await options.widgetBuilt?.catch(() => {});
+    await built;
   };
 
   router.get('/pay-checkout.js', async (_req, res) => {
