@@ -237,10 +237,9 @@ export async function runServer(
   let sandboxText: string | undefined;
   let embedded: { sandbox: SandboxApp; origin: string } | undefined;
   let shared: SharedDatabase | undefined;
-  // Started now, awaited after the stores: the demo's code loads (and a stale widget begins to
-  // build, in a child process) beside the database's start rather than after it. Marked handled
-  // so that a failure while the stores start is not an unhandled rejection; it is thrown where
-  // it is awaited.
+  // Started now, awaited after the stores: the demo's code loads beside the database's start
+  // rather than after it. Marked handled so that a failure while the stores start is not an
+  // unhandled rejection; it is thrown where it is awaited.
   const demoPreparing = withDemo ? prepareDemo() : undefined;
   demoPreparing?.catch(() => {});
 
@@ -345,24 +344,25 @@ type MountDemo = (
   sandboxOrigin: string | undefined,
 ) => string;
 
-/** Loads the demo and builds the widget it serves; returns the (synchronous) mount. */
+/** Loads the demo; returns its (synchronous) mount, which begins building a stale widget. */
 async function prepareDemo(): Promise<MountDemo> {
   const { createDemoRouter } = (await import(
     '../../demo/server.js'
   )) as typeof import('../../demo/server.js');
-  // The demo serves the widget's CDN file, built when missing or older than a widget source: a
-  // few seconds (a fresh clone's first start), so beside the start, not before it (the demo
-  // serves the file once the build is done; a failed build is reported and the stack runs on).
-  const widgetBuilt = ensureWidgetBuilt(PROJECT_ROOT).then(
-    (result) => {
-      if (result === 'built') console.log('Built the widget.');
-    },
-    (error: unknown) => {
-      console.error(`The demo has no widget: ${error instanceof Error ? error.message : error}`);
-    },
-  );
   const widgetFile = widgetBundlePath(PROJECT_ROOT);
   return (root, config, backendUrl, apiKey, sandboxOrigin) => {
+    // The demo serves the widget's CDN file, built when missing or older than a widget source:
+    // seconds of CPU (a fresh clone's first start), so begun once the stack is up rather than
+    // before or beside its start, which it would slow on two cores. The demo serves the file
+    // once the build is done; a failed build is reported and the stack runs on.
+    const widgetBuilt = ensureWidgetBuilt(PROJECT_ROOT).then(
+      (result) => {
+        if (result === 'built') console.log('Built the widget.');
+      },
+      (error: unknown) => {
+        console.error(`The demo has no widget: ${error instanceof Error ? error.message : error}`);
+      },
+    );
     const frames = ["'self'", ...(sandboxOrigin ? [sandboxOrigin] : [])];
     const demoHeaders = helmet({
       contentSecurityPolicy: {
