@@ -32,6 +32,7 @@ import {
   type Database,
   migrateCheckoutStore,
   openSharedPGlite,
+  type SharedPGlite,
 } from './store/index.js';
 import { ensureWidgetBuilt, widgetBundlePath } from './widget-build.js';
 
@@ -197,8 +198,12 @@ interface SharedDatabase {
  * the process instead of two, to save start-up time and memory (docs/pglite-options.md). Closed
  * after both have stopped.
  */
-async function openSharedDatabase(dataDir: string, stopping: Stopping): Promise<SharedDatabase> {
-  const pglite = await openSharedPGlite(dataDir);
+async function openSharedDatabase(
+  dataDir: string,
+  stopping: Stopping,
+  opening: Promise<SharedPGlite> | undefined,
+): Promise<SharedDatabase> {
+  const pglite = await (opening ?? openSharedPGlite(dataDir));
   stopping.push(() => pglite.close());
   const checkout = await pglite.database('checkout');
   await migrateCheckoutStore(checkout);
@@ -229,6 +234,8 @@ export async function runServer(
   command: Command,
   withDemo: boolean,
   stopping: Stopping,
+  /** The shared database of backendPgliteFolder, when main.ts began to open it (main.ts). */
+  opening?: Promise<SharedPGlite>,
 ): Promise<Started> {
   const host = listenHost(config, command);
   let gateway = config.gateway;
@@ -249,7 +256,7 @@ export async function runServer(
     const framedBy = [...new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins])];
     shared = config.databaseUrl
       ? undefined
-      : await openSharedDatabase(backendPgliteFolder(config), stopping);
+      : await openSharedDatabase(backendPgliteFolder(config), stopping, opening);
     const started = await startSandbox({}, config, stopping, {
       framedBy,
       database: shared?.sandbox,

@@ -90,11 +90,22 @@ export async function start(
   // loaded, so that the two go on at once; opening the store joins it.
   useDataFolderTemplates();
   if (folder) initialiseDataDir(folder).catch(() => {});
-  const { runSandbox, runServer } = await import('./commands.js');
+  // `start` (and `server` with SANDBOX=1) on PGlite: one database for the backend and its sandbox,
+  // opened now too, beside the loading of the app's code (PGlite reads its files and compiles its
+  // WebAssembly off the main thread meanwhile). runServer takes it over (and its closing).
+  const opening =
+    folder && command !== 'sandbox' && !config.gateway && !config.databaseUrl
+      ? import('./store/database.js').then((store) => store.openSharedPGlite(folder))
+      : undefined;
+  opening?.catch(() => {});
+  const { runSandbox, runServer } = await import('./commands.js').catch(async (error: unknown) => {
+    await (await opening?.catch(() => undefined))?.close();
+    throw error;
+  });
   const started =
     command === 'sandbox'
       ? await runSandbox(env, config, stopping)
-      : await runServer(config, command, withDemo, stopping);
+      : await runServer(config, command, withDemo, stopping, opening);
   return clean ? { ...started, text: `${clean}\n${started.text}` } : started;
 }
 
