@@ -53,7 +53,7 @@ async function bundle(esbuild) {
   if (existsSync(join(folder, 'main.js'))) return folder;
 
   const scratch = `${folder}.${process.pid}`;
-  await esbuild.build({
+  const { metafile } = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { main: ENTRY },
     outdir: scratch,
@@ -69,7 +69,16 @@ async function bundle(esbuild) {
     sourcesContent: false,
     logLevel: 'error',
     plugins: [sourceUrls],
+    metafile: true,
   });
+  // A source outside SOURCES would not make a new bundle when it changes.
+  const unwatched = Object.keys(metafile.inputs).filter(
+    (input) => !SOURCES.some((source) => input === source || input.startsWith(`${source}/`)),
+  );
+  if (unwatched.length > 0)
+    console.warn(
+      `scripts/start.mjs: add to SOURCES, else edits go unseen: ${unwatched.join(', ')}`,
+    );
   try {
     renameSync(scratch, folder);
   } catch {
