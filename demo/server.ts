@@ -18,6 +18,11 @@ export interface DemoOptions {
   sandboxUrl?: string | undefined;
   /** Path of the built CDN file of the widget. */
   widgetFile: string;
+  /**
+   * Settles when `widgetFile` is current: `npm start` builds a missing or stale widget beside its
+   * own start instead of before it, and the widget's files are served once the build is done.
+   */
+  widgetBuilt?: Promise<unknown> | undefined;
   fetch?: typeof fetch;
 }
 
@@ -162,8 +167,15 @@ export function createDemoRouter(options: DemoOptions): Router {
     );
   });
 
+  // A failed build is for its starter to report: here the file is then missing (404 below).
+  const built = options.widgetBuilt?.catch(() => {});
+  const widgetBuilt = async () => {
+    await built;
+  };
+
   router.get('/pay-checkout.js', async (_req, res) => {
     try {
+      await widgetBuilt();
       const script = await readFile(options.widgetFile);
       res.type('text/javascript').set('cache-control', 'no-cache').send(script);
     } catch {
@@ -174,6 +186,9 @@ export function createDemoRouter(options: DemoOptions): Router {
   // The element's other languages, beside its file as on a CDN (fetched when a shopper needs one).
   router.use(
     '/locales',
+    (_req, _res, next) => {
+      widgetBuilt().then(() => next(), next);
+    },
     express.static(join(dirname(options.widgetFile), 'locales'), { fallthrough: false }),
   );
   router.use(express.static(new URL(PUBLIC_DIR).pathname, { index: 'index.html' }));

@@ -32,6 +32,7 @@ import {
   type Database,
   migrateCheckoutStore,
   openSharedPGlite,
+  type SharedPGlite,
 } from './store/index.js';
 import { ensureWidgetBuilt, widgetBundlePath } from './widget-build.js';
 
@@ -197,8 +198,12 @@ interface SharedDatabase {
  * the process instead of two, to save start-up time and memory (docs/pglite-options.md). Closed
  * after both have stopped.
  */
-async function openSharedDatabase(dataDir: string, stopping: Stopping): Promise<SharedDatabase> {
-  const pglite = await openSharedPGlite(dataDir);
+async function openSharedDatabase(
+  dataDir: string,
+  stopping: Stopping,
+  opening: Promise<SharedPGlite> | undefined,
+): Promise<SharedDatabase> {
+  const pglite = await (opening ?? openSharedPGlite(dataDir));
   stopping.push(() => pglite.close());
   const checkout = await pglite.database('checkout');
   await migrateCheckoutStore(checkout);
@@ -229,6 +234,8 @@ export async function runServer(
   command: Command,
   withDemo: boolean,
   stopping: Stopping,
+  /** The shared database of backendPgliteFolder, when main.ts began to open it (main.ts). */
+  opening?: Promise<SharedPGlite>,
 ): Promise<Started> {
   const host = listenHost(config, command);
   let gateway = config.gateway;
@@ -237,9 +244,9 @@ export async function runServer(
   let sandboxText: string | undefined;
   let embedded: { sandbox: SandboxApp; origin: string } | undefined;
   let shared: SharedDatabase | undefined;
-  // Started now, awaited after the stores: building a stale widget (a child process) then runs
-  // beside the database's start rather than after it. Marked handled so that a failure while
-  // the stores start is not an unhandled rejection; it is thrown where it is awaited.
+  // Started now, awaited after the stores: the demo's code loads beside the database's start
+  // rather than after it. Marked handled so that a failure while the stores start is not an
+  // unhandled rejection; it is thrown where it is awaited.
   const demoPreparing = withDemo ? prepareDemo() : undefined;
   demoPreparing?.catch(() => {});
 
@@ -249,7 +256,7 @@ export async function runServer(
     const framedBy = [...new Set([new URL(config.publicUrl).origin, ...config.allowedOrigins])];
     shared = config.databaseUrl
       ? undefined
-      : await openSharedDatabase(backendPgliteFolder(config), stopping);
+      : await openSharedDatabase(backendPgliteFolder(config), stopping, opening);
     const started = await startSandbox({}, config, stopping, {
       framedBy,
       database: shared?.sandbox,
@@ -344,15 +351,25 @@ type MountDemo = (
   sandboxOrigin: string | undefined,
 ) => string;
 
-/** Loads the demo and builds the widget it serves; returns the (synchronous) mount. */
+/** Loads the demo; returns its (synchronous) mount, which begins building a stale widget. */
 async function prepareDemo(): Promise<MountDemo> {
   const { createDemoRouter } = (await import(
     '../../demo/server.js'
   )) as typeof import('../../demo/server.js');
-  // The demo serves the widget's CDN file: build it first when a widget source is newer.
-  if ((await ensureWidgetBuilt(PROJECT_ROOT)) === 'built') console.log('Built the widget.');
   const widgetFile = widgetBundlePath(PROJECT_ROOT);
   return (root, config, backendUrl, apiKey, sandboxOrigin) => {
+    // The demo serves the widget's CDN file, built when missing or older than a widget source:
+    // seconds of CPU (a fresh clone's first start), so begun once the stack is up rather than
+    // before or beside its start, which it would slow on two cores. The demo serves the file
+    // once the build is done; a failed build is reported and the stack runs on.
+    const widgetBuilt = ensureWidgetBuilt(PROJECT_ROOT).then(
+      (result) => {
+        if (result === 'built') console.log('Built the widget.');
+      },
+      (error: unknown) => {
+        console.error(`The demo has no widget: ${error instanceof Error ? error.message : error}`);
+      },
+    );
     const frames = ["'self'", ...(sandboxOrigin ? [sandboxOrigin] : [])];
     const demoHeaders = helmet({
       contentSecurityPolicy: {
@@ -392,6 +409,7 @@ async function prepareDemo(): Promise<MountDemo> {
         shopUrl: config.publicUrl,
         sandboxUrl: sandboxOrigin,
         widgetFile,
+        widgetBuilt,
       }),
     );
     return `Demo shop: ${config.publicUrl}/  (tools: ${config.publicUrl}/tools.html)`;

@@ -33,6 +33,7 @@ import {
 import { secureDataDir } from './data-dir.js';
 import { SandboxConfigError } from './sandbox/options.js';
 import { initialiseDataDir } from './store/engine/pglite-folder.js';
+import { useDataFolderTemplates } from './store/engine/pglite-template.js';
 
 export type { Started, Stopping };
 
@@ -84,14 +85,27 @@ export async function start(
   const folder = pgliteFolder(config, command);
   if (folder || !config.gateway || command === 'sandbox') await secureDataDir(config.dataDir);
   const clean = options.fresh ? await startClean(config) : '';
-  // A new embedded database is initialised in a child process (seconds of one core). Begun before
-  // the app's code is loaded, so that the two go on at once; opening the store joins it.
+  // A new embedded database is a copy of one initialised before (pglite-template.ts; the first
+  // one ever is initdb in a child process, seconds of one core). Begun before the app's code is
+  // loaded, so that the two go on at once; opening the store joins it.
+  useDataFolderTemplates();
   if (folder) initialiseDataDir(folder).catch(() => {});
-  const { runSandbox, runServer } = await import('./commands.js');
+  // `start` (and `server` with SANDBOX=1) on PGlite: one database for the backend and its sandbox,
+  // opened now too, beside the loading of the app's code (PGlite reads its files and compiles its
+  // WebAssembly off the main thread meanwhile). runServer takes it over (and its closing).
+  const opening =
+    folder && command !== 'sandbox' && !config.gateway && !config.databaseUrl
+      ? import('./store/engine/database.js').then((store) => store.openSharedPGlite(folder))
+      : undefined;
+  opening?.catch(() => {});
+  const { runSandbox, runServer } = await import('./commands.js').catch(async (error: unknown) => {
+    await (await opening?.catch(() => undefined))?.close();
+    throw error;
+  });
   const started =
     command === 'sandbox'
       ? await runSandbox(env, config, stopping)
-      : await runServer(config, command, withDemo, stopping);
+      : await runServer(config, command, withDemo, stopping, opening);
   return clean ? { ...started, text: `${clean}\n${started.text}` } : started;
 }
 

@@ -2,7 +2,7 @@
  * `npm start` as a developer runs it: how long until `/readyz` answers 200, and how much resident
  * memory the one process holds (backend + embedded sandbox + demo), on a fresh DATA_DIR and again
  * on the same folder after a restart:
- *   - start: spawn the command of package.json's `start` script (`node … server/src/main.ts
+ *   - start: spawn the command of package.json's `start` script (`node … scripts/start.mjs
  *     start`: no npm process in between), poll `/readyz` every 25 ms from the spawn;
  *   - traffic, e2e-like: the demo page and widget file, checkout sessions made through the
  *     merchant API and paid through the widget API with the sandbox's test cards (approved,
@@ -17,7 +17,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ALLOWED_ORIGIN } from './stack/start.js';
 import { createSession, payUntilFinal, type TestCard } from './support/checkout-client.js';
@@ -26,17 +26,27 @@ import { fmt, table } from './support/markdown.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SCENARIOS = ['approved', 'declined', 'insufficient-funds', 'unknown-then-approved'];
+/** The memory goal is set after this many payments (test/bench/support/footprint-targets.ts). */
+export const START_PAYMENTS = 40;
 
 export interface StartRun {
   label: string;
   /** Spawn to the first 200 from /readyz. */
   readyMs: number;
+  /**
+   * CPU time the process had used by then, its exited children's (a new database's initdb)
+   * included: on a quiet machine about the wall time (the start is mostly one thread), and much
+   * less moved than the wall time by other work on a busy one.
+   */
+  readyCpuMs: number;
   rssReadyMiB: number;
   rssAfterTrafficMiB: number;
   /** VmHWM of the server process at the end. */
   peakMiB: number;
   /** Sampled peak of the server process and its children together. */
   treePeakMiB: number;
+  /** The machine's 1-minute load average when the start began (2 cores: above 2 is a queue). */
+  loadAtStart: number;
   payments: Record<string, number>;
 }
 
@@ -44,6 +54,16 @@ export interface StartResult {
   payments: number;
   concurrency: number;
   runs: StartRun[];
+}
+
+/** utime + stime of the process and of its waited-for children, in ms (clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return ((fields[11] ?? 0) + (fields[12] ?? 0) + (fields[13] ?? 0) + (fields[14] ?? 0)) * 10;
 }
 
 function status(pid: number): { rss: number; hwm: number } {
@@ -102,6 +122,7 @@ interface Server {
   backendUrl: string;
   sandboxUrl: string;
   readyMs: number;
+  readyCpuMs: number;
   treePeakMiB: number;
   stop(): Promise<void>;
 }
@@ -154,6 +175,7 @@ async function startServer(dataDir: string, args: string[]): Promise<Server> {
       await new Promise((r) => setTimeout(r, 25));
     }
     const readyMs = performance.now() - started;
+    const readyCpuMs = cpuMs(pid);
     treePeakMiB = Math.max(treePeakMiB, treeRss(pid));
     return {
       process: child,
@@ -161,6 +183,7 @@ async function startServer(dataDir: string, args: string[]): Promise<Server> {
       backendUrl,
       sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
       readyMs,
+      readyCpuMs,
       get treePeakMiB() {
         return Math.max(treePeakMiB, treeRss(pid));
       },
@@ -220,6 +243,7 @@ async function measure(
   payments: number,
   concurrency: number,
 ): Promise<StartRun> {
+  const loadAtStart = loadavg()[0] ?? 0;
   const server = await startServer(dataDir, args);
   try {
     const rssReady = status(server.pid).rss;
@@ -231,10 +255,12 @@ async function measure(
     return {
       label,
       readyMs: server.readyMs,
+      readyCpuMs: server.readyCpuMs,
       rssReadyMiB: rssReady,
       rssAfterTrafficMiB: after.rss,
       peakMiB: after.hwm,
       treePeakMiB: server.treePeakMiB,
+      loadAtStart,
       payments: outcomes,
     };
   } finally {
@@ -275,24 +301,28 @@ export function startTable(result: StartResult): string {
     [
       'npm start',
       '/readyz 200 after',
+      'CPU time by then',
       'RSS when ready',
       `RSS after ${result.payments} payments`,
       'process peak (VmHWM)',
       'peak with children',
+      'load average at start',
     ],
     result.runs.map((r) => [
       r.label,
       `${fmt(r.readyMs / 1000)} s`,
+      `${fmt(r.readyCpuMs / 1000)} s`,
       `${fmt(r.rssReadyMiB)} MiB`,
       `${fmt(r.rssAfterTrafficMiB)} MiB`,
       `${fmt(r.peakMiB)} MiB`,
       `${fmt(r.treePeakMiB)} MiB`,
+      r.loadAtStart.toFixed(2),
     ]),
   );
 }
 
 if (isMain(import.meta.url)) {
-  const result = await runStartBench(flag('--quick') ? 20 : 120, 4);
+  const result = await runStartBench(flag('--quick') ? 20 : START_PAYMENTS, 4);
   console.log(startTable(result));
   for (const run of result.runs) console.log(`${run.label}: ${JSON.stringify(run.payments)}`);
   writeJson(result);

@@ -1,5 +1,7 @@
 /** main.ts: start-up creates its data folders, and any failure is one line. */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
@@ -10,6 +12,8 @@ import { ConfigError } from '../../server/src/config.js';
 import { type Stopping, start, startupFailureLine, stopAll } from '../../server/src/main.js';
 import { SandboxConfigError } from '../../server/src/sandbox/index.js';
 import { copyNewDataFolder } from '../support/pglite-cache.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** `server` on 127.0.0.1, free ports, DATA_DIR `root`, with the sandbox asked for by name. */
 const sandboxServer = (root: string) => ({
@@ -185,6 +189,39 @@ describe('main', () => {
       (error: unknown) => error instanceof ConfigError && error.variable === 'ENDPOINT_ID',
     );
     assert.equal(stopping.length, 0);
+  });
+
+  it('npm start runs main.ts from a bundle of the sources, kept for the next start', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'main-test-'));
+    try {
+      const run = () =>
+        new Promise<{ code: number | null; stderr: string }>((resolvePromise) => {
+          execFile(
+            process.execPath,
+            [join(ROOT, 'scripts/start.mjs'), 'sandbox'],
+            { cwd: root, env: { ...process.env, DATA_DIR: root, SANDBOX_PORT: 'x' } },
+            (error, _stdout, stderr) =>
+              resolvePromise({ code: error ? (error.code as number) : 0, stderr }),
+          );
+        });
+      // The bundled start-up runs as the sources do: the same one line for a mistake.
+      const first = await run();
+      assert.deepEqual(first, {
+        code: 1,
+        stderr: 'Configuration error: SANDBOX_PORT: must be a port number\n',
+      });
+      const clone = createHash('sha256').update(ROOT).digest('hex').slice(0, 12);
+      const cache = join(ROOT, 'node_modules/.cache/pay-checkout', `start-${clone}`);
+      const bundles = await readdir(cache);
+      const bundle = bundles.find((name) => /^[0-9a-f]{16}$/.test(name));
+      assert.ok(bundle && existsSync(join(cache, bundle, 'main.js')), bundles.join(', '));
+      assert.ok(existsSync(join(cache, bundle, 'main.js.map')));
+      // Unchanged sources: the next start finds the same bundle.
+      assert.deepEqual(await run(), first);
+      assert.ok(existsSync(join(cache, bundle, 'main.js')));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('every start-up failure is one line', () => {

@@ -5,7 +5,7 @@
  * guess.
  */
 import type { LoadResult } from '../load.js';
-import type { StartResult } from '../start-memory.js';
+import type { StartResult, StartRun } from '../start-memory.js';
 import { fmt } from './markdown.js';
 import type { TargetRow } from './targets.js';
 
@@ -13,10 +13,17 @@ import type { TargetRow } from './targets.js';
 export const CDN_GZIP_TARGET = 17_500;
 /** Each language file beside it. */
 export const LANGUAGE_GZIP_TARGET = 2048;
-export const START_RSS_TARGET_MB = 400;
-export const READY_NEW_TARGET_S = 8;
-export const READY_EXISTING_TARGET_S = 3;
+export const START_RSS_TARGET_MB = 250;
+export const READY_NEW_TARGET_S = 5;
+export const READY_EXISTING_TARGET_S = 2;
 export const POSTGRES_RSS_TARGET_MB = 150;
+
+/**
+ * The wall time the goal is set in, with the CPU time the start used by then and the machine's
+ * load when it began: on a busy machine the start waits for the CPU, the CPU time hardly moves.
+ */
+const readyText = (run: StartRun) =>
+  `${fmt(run.readyMs / 1000)} s (CPU ${fmt(run.readyCpuMs / 1000)} s, load average ${run.loadAtStart.toFixed(1)})`;
 
 /** MB as the issue writes them (10^6 bytes), from MiB. */
 const mbOf = (mib: number) => (mib * 2 ** 20) / 1e6;
@@ -51,22 +58,22 @@ export function footprintTargets(
     {
       figure: `\`npm start\` RSS after ${startup.payments} payments, the larger of its two runs (§5)`,
       target: `≤ ${START_RSS_TARGET_MB} MB`,
-      replaced: '1,088 MB',
+      replaced: '311 MB',
       measured: fresh || existing ? `${fmt(rss)} MiB (${fmt(mbOf(rss))} MB)` : 'not measured',
       met: fresh || existing ? mbOf(rss) <= START_RSS_TARGET_MB : undefined,
     },
     {
       figure: '`npm start` → `/readyz` 200, new DATA_DIR (§5)',
       target: `≤ ${READY_NEW_TARGET_S} s`,
-      replaced: '9.7 s',
-      measured: fresh ? `${fmt(fresh.readyMs / 1000)} s` : 'not measured',
+      replaced: '7.9 s',
+      measured: fresh ? readyText(fresh) : 'not measured',
       met: fresh ? fresh.readyMs / 1000 <= READY_NEW_TARGET_S : undefined,
     },
     {
       figure: '`npm start` → `/readyz` 200, existing DATA_DIR (§5)',
       target: `≤ ${READY_EXISTING_TARGET_S} s`,
-      replaced: '–',
-      measured: existing ? `${fmt(existing.readyMs / 1000)} s` : 'not measured',
+      replaced: '3.7 s',
+      measured: existing ? readyText(existing) : 'not measured',
       met: existing ? existing.readyMs / 1000 <= READY_EXISTING_TARGET_S : undefined,
     },
     {

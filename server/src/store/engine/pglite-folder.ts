@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, rmdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { newDataFolder } from './pglite-template.js';
 
 /**
  * V8 flags of the child. `--liftoff-only`: initdb is a few seconds of WASM run once, so code from
@@ -65,7 +66,7 @@ async function initialise(dataDir: string, childFlags: readonly string[]): Promi
   const scratch = `${dataDir}.init-${randomBytes(6).toString('hex')}`;
   try {
     await mkdir(dirname(dataDir), { recursive: true });
-    await initialiseInChild(scratch, childFlags);
+    await newDataFolder(scratch, INIT_SCRIPT, (folder) => initialiseInChild(folder, childFlags));
     // The folder may exist, empty (made by the caller, now or meanwhile), and Windows cannot
     // rename onto a folder: remove it first (a folder that is not empty stays, and wins).
     await rmdir(dataDir).catch(() => {});
