@@ -23,6 +23,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { APPROVED_CARD_INPUT, BROWSER } from '../support/fixtures.js';
+import { scaled } from '../support/time-scale.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -357,7 +358,7 @@ function freePort(): Promise<number> {
 }
 
 async function until<T>(probe: () => Promise<T | undefined>, log: () => string): Promise<T> {
-  const end = Date.now() + 60_000;
+  const end = Date.now() + scaled(60_000);
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;

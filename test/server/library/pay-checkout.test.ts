@@ -20,6 +20,7 @@ import {
   type Sandbox,
   startSandbox,
 } from '../../support/loopback-stack.js';
+import { scaled } from '../../support/time-scale.js';
 import { createSession, merchant, Shopper } from '../../support/widget-api-client.js';
 
 const card = (scenario: string) => {
@@ -128,7 +129,7 @@ describe('createPayCheckout mounted at /pay in the shop’s Express app', () => 
   }
 
   it('the gateway’s callbacks reach /pay/callbacks/gateway, and nothing reached a path outside /pay', async () => {
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + scaled(5_000);
     while (!seen.some((line) => /^(GET|POST) \/pay\/callbacks\/gateway\?.* 200$/.test(line))) {
       assert.ok(Date.now() < deadline, `no callback arrived: ${seen.join('\n')}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
