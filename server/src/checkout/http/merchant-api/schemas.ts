@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { holdsCardNumber } from '../../../card-number.js';
 import { isKnownCurrency, toControlCents, toMinorUnits } from '../../../signing/index.js';
+import { isListCursor } from '../../../store/index.js';
 import { isOneLine, ONE_LINE } from '../../control-characters.js';
 
 // --- building blocks -------------------------------------------------------------------------
@@ -351,6 +352,7 @@ const PAGE = {
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
+    .refine(isListCursor, 'is not a cursor from a previous page')
     .optional(),
 };
 
