@@ -26,7 +26,7 @@ import {
   type NewOrder,
   type Order,
 } from './orders.js';
-import { sanitizeRecord } from './sanitize.js';
+import { maskCardNumbers, sanitizeRecord } from './sanitize.js';
 import { createSessionCardRepository } from './session-cards.js';
 import {
   assertMinor,
@@ -250,7 +250,9 @@ export function createSessionRepository(q: Executor) {
             input.amountMinor,
             input.currency,
             input.intent,
-            input.description ?? '',
+            // Any Luhn-valid 12-19 digit run masked, as in metadata values: the card forms take
+            // such a number as a card, whatever its brand.
+            maskCardNumbers(input.description ?? ''),
             // Merchant-supplied JSON: sanitised too, so a PAN pasted there never lands on disk.
             json(sanitizeRecord(input.customer ?? {})),
             input.returnUrl ?? null,
