@@ -445,7 +445,7 @@ export class PayCheckoutElement extends LitElement {
       this._status = 'ready';
       this._card._refuse(shown.field, shown.message);
       this._announce = shown.message;
-    } else this._showResult(shown.kind, shown.detail, shown.card, shown.retry);
+    } else this._showResult(shown.kind, shown.detail, shown.card, shown.retry, shown.note);
     this._emit(event.name, event.detail);
     if (final) this._step('final', final);
   }
@@ -462,15 +462,20 @@ export class PayCheckoutElement extends LitElement {
     this._card._focus(this._card._saved() ? 'cvc' : 'number');
   }
 
-  /** The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it. */
+  /**
+   * The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it, then
+   * the `note`'s words.
+   */
   private _showResult(
     kind: ResultKind,
     detail: StringKey = `${kind}Detail`,
     card = '',
     retry = false,
+    note?: StringKey,
   ): void {
     const title = this._t(kind);
-    const text = this._t(detail, { amount: this._amountText(), card });
+    const said = this._t(detail, { amount: this._amountText(), card });
+    const text = note ? `${said} ${this._t(note)}` : said;
     this._result = { kind, title, detail: text, retry };
     this._status = 'ended';
     this._announce = `${title}. ${text}`;
