@@ -294,6 +294,7 @@ export type WidgetApiErrorCode =
   | 'not-found' // no such route
   | 'conflict' // the session's state does not allow this (e.g. already paid)
   | 'attempts-exhausted' // the session took its last payment attempt: no further one is sent
+  | 'payment-in-flight' // 409 on /widget/cancel: the attempt is on its way to the gateway, no bank page shown yet: follow it
   | 'saved-card-unknown' // 400 (`savedCard`): not a card this session offers; nothing was sent
   | 'saved-card-expired' // 409 (`savedCard`): the saved card has expired; nothing was sent
   | 'payload-too-large'

@@ -51,10 +51,30 @@ export function maskPan(digits: string): string {
  * URL (13 digits starting with 1, Luhn-valid one time in ten) is not taken for a card.
  */
 export function holdsCardNumber(text: string): boolean {
-  for (const run of text.match(/\d(?:[ .\-/\t\r\n]*\d)*/g) ?? []) {
-    const digits = run.replace(/\D/g, '');
+  return digitRuns(text).some((digits) => {
     const brand = detectBrand(digits);
-    if (brand?.lengths.includes(digits.length) && luhnValid(digits)) return true;
-  }
-  return false;
+    return brand?.lengths.includes(digits.length) && luhnValid(digits);
+  });
+}
+
+/**
+ * Whether text holds a run of 12 to 19 digits (grouped as holdsCardNumber reads them) that
+ * passes Luhn, whatever its brand: what the card forms and the gateway take as a card number.
+ * Broader than holdsCardNumber: for what is shown back only (a 400's message), never stored.
+ */
+export function holdsCardLikeNumber(text: string): boolean {
+  return digitRuns(text).some((d) => d.length >= 12 && d.length <= 19 && luhnValid(d));
+}
+
+/**
+ * Whether an identifier is itself a card-like number: 12 to 19 digits and nothing else, passing
+ * Luhn (`1234000000000006`), or one holding a known brand's card number.
+ */
+export function isCardLikeId(id: string): boolean {
+  return (/^\d{12,19}$/.test(id) && luhnValid(id)) || holdsCardNumber(id);
+}
+
+/** The runs of digits of `text`, however grouped (spaces, dashes, dots, slashes, line breaks). */
+function digitRuns(text: string): string[] {
+  return (text.match(/\d(?:[ .\-/\t\r\n]*\d)*/g) ?? []).map((run) => run.replace(/\D/g, ''));
 }

@@ -70,16 +70,33 @@ describe('<pay-checkout> payment attempts', () => {
     expect(m.$('[part="result"] h2').textContent).to.equal('Payment approved');
   });
 
-  it('the last attempt declined ends on the result panel, attemptsLeft 0', async () => {
+  it('the last attempt declined ends on the result panel, attemptsLeft 0, saying no other card is taken', async () => {
     m = await mount();
     m.backend.on('POST /widget/pay', { json: declinedWithAttempts(0) });
     await fillCard(m);
     payButton(m).click();
     await m.until('pay-declined');
     await m.el.updateComplete;
+    expect(
+      m.of('pay-declined').map((d) => (d as { attemptsLeft: number }).attemptsLeft),
+    ).to.deep.equal([0]);
     expect(m.$('[part="result"] h2').textContent).to.equal('Payment declined');
     expect(m.$('[part="result"] p').textContent).to.equal(
-      'There is not enough money on this card.',
+      'There is not enough money on this card. This checkout cannot take another card. To pay, contact the shop or start the checkout again.',
+    );
+    expect(m.$('[part="form"]')).to.equal(null);
+  });
+
+  it("the merchant's words replace the exhausted shopper's (strings.attemptsExhausted)", async () => {
+    m = await mount();
+    m.el.strings = { attemptsExhausted: 'Please call us on 0800 123 456 to finish your order.' };
+    m.backend.on('POST /widget/pay', { json: declinedWithAttempts(0) });
+    await fillCard(m);
+    payButton(m).click();
+    await m.until('pay-declined');
+    await m.el.updateComplete;
+    expect(m.$('[part="result"] p').textContent).to.equal(
+      'There is not enough money on this card. Please call us on 0800 123 456 to finish your order.',
     );
   });
 

@@ -30,6 +30,8 @@ export type PayErrorCode =
   | 'saved-card-unknown'
   /** The saved card chosen has expired. */
   | 'saved-card-expired'
+  /** A cancel while the attempt's sale was on its way, before any bank page: it is followed. */
+  | 'payment-in-flight'
   /** The backend named a URL that is not https (nor http to loopback): not followed. */
   | 'unsafe-url';
 

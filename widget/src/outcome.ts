@@ -21,11 +21,15 @@ export type Shown =
   | { to: 'form'; why: StringKey }
   /** The form again, the backend's `message` on the `field` it refused. */
   | { to: 'field'; field: CardField; message: string }
-  /** The result panel: `kind`, its detail (`<kind>Detail` unless said), a Try again button. */
+  /**
+   * The result panel: `kind`, its detail (`<kind>Detail` unless said) and `note` after it, a Try
+   * again button.
+   */
   | {
       to: 'result';
       kind: ResultKind;
       detail?: StringKey | undefined;
+      note?: StringKey | undefined;
       card?: string | undefined;
       retry?: boolean;
     };
@@ -84,7 +88,10 @@ function finalOf(order: OrderView, t: Words): Outcome {
     // The backend names what the shopper can be told of the gateway's code.
     const why: StringKey = declineReason ? `decline.${declineReason}` : 'declinedDetail';
     return {
-      shown: attemptsLeft ? { to: 'form', why } : { to: 'result', kind: 'declined', detail: why },
+      // The last attempt: the shopper is told that this checkout takes no other card.
+      shown: attemptsLeft
+        ? { to: 'form', why }
+        : { to: 'result', kind: 'declined', detail: why, note: 'attemptsExhausted' },
       event: {
         name: 'pay-declined',
         detail: {
@@ -148,7 +155,11 @@ export function failureOf(e: unknown): Outcome {
     shown: {
       to: 'result',
       kind: 'error',
-      detail: own ? `error.${code}` : undefined,
+      detail: own
+        ? `error.${code}`
+        : code === 'attempts-exhausted'
+          ? 'attemptsExhausted'
+          : undefined,
       retry: code === 'network',
     },
     event: { name: 'pay-error', detail: { code, message } },

@@ -51,7 +51,7 @@ type Status = 'loading' | 'ready' | 'paying' | 'ended';
  * @fires pay-status - Each step of the payment; detail `{ step, orderId?, status?, message? }`.
  * @fires pay-success - The payment is approved; detail `{ orderId, gatewayOrderId, amount, amountMinor, currency, card }` (card masked).
  * @fires pay-declined - The gateway declined (or filtered, or errored) the attempt; detail `{ orderId, status, reason, errorCode, attemptsLeft }`. With attempts left the form is back for another card.
- * @fires pay-error - The payment could not go on; detail `{ code, message, field?, attemptsLeft? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled (also a bank page left), conflict, attempts-exhausted, rate-limited, gateway, forbidden, not-found, payload-too-large, unavailable, internal, saved-card-unknown and saved-card-expired (a saved card the session does not offer, or past its expiry); and `unsafe-url`: the backend named a URL that is not https (nor http to loopback), which is not followed while the widget keeps following the order. `attemptsLeft` after an attempt ended unanswered: with attempts left the form is back.
+ * @fires pay-error - The payment could not go on; detail `{ code, message, field?, attemptsLeft? }`; codes: network, session-expired, validation, three-ds-timeout, challenge-cancelled (also a bank page left), conflict, attempts-exhausted, rate-limited, gateway, forbidden, not-found, payload-too-large, unavailable, internal, saved-card-unknown and saved-card-expired (a saved card the session does not offer, or past its expiry), payment-in-flight (a cancel before any bank page was shown: the payment goes on); and `unsafe-url`: the backend named a URL that is not https (nor http to loopback), which is not followed while the widget keeps following the order. `attemptsLeft` after an attempt ended unanswered: with attempts left the form is back.
  *
  * @csspart form - The card form.
  * @csspart field - Every field wrapper; also `field-number`, `field-expiry`, `field-cvc`, `field-name`.
@@ -445,7 +445,7 @@ export class PayCheckoutElement extends LitElement {
       this._status = 'ready';
       this._card._refuse(shown.field, shown.message);
       this._announce = shown.message;
-    } else this._showResult(shown.kind, shown.detail, shown.card, shown.retry);
+    } else this._showResult(shown.kind, shown.detail, shown.card, shown.retry, shown.note);
     this._emit(event.name, event.detail);
     if (final) this._step('final', final);
   }
@@ -462,15 +462,20 @@ export class PayCheckoutElement extends LitElement {
     this._card._focus(this._card._saved() ? 'cvc' : 'number');
   }
 
-  /** The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it. */
+  /**
+   * The result panel: the `<kind>` string as title, `<kind>Detail` (or `detail`) below it, then
+   * the `note`'s words.
+   */
   private _showResult(
     kind: ResultKind,
     detail: StringKey = `${kind}Detail`,
     card = '',
     retry = false,
+    note?: StringKey,
   ): void {
     const title = this._t(kind);
-    const text = this._t(detail, { amount: this._amountText(), card });
+    const said = this._t(detail, { amount: this._amountText(), card });
+    const text = note ? `${said} ${this._t(note)}` : said;
     this._result = { kind, title, detail: text, retry };
     this._status = 'ended';
     this._announce = `${title}. ${text}`;

@@ -7,7 +7,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { z } from 'zod';
 import type { WidgetApiErrorCode } from '../../../contract/api-types.js';
-import { holdsCardNumber } from '../card-number.js';
+import { holdsCardLikeNumber } from '../card-number.js';
 import { PayCheckoutError } from '../errors.js';
 import { GatewayError } from '../gateway/index.js';
 import { controlCharacterPath, illFormedTextPath } from './control-characters.js';
@@ -59,13 +59,14 @@ export const conflictForNow = (message: string, seconds?: number) =>
 export function fromZodError(error: z.ZodError, prefix = ''): HttpError {
   const issue = error.issues[0];
   // A key is named in the field's path and in zod's messages: never echo one holding a card number.
-  const segment = (key: PropertyKey) => (holdsCardNumber(String(key)) ? '(a key)' : String(key));
+  const segment = (key: PropertyKey) =>
+    holdsCardLikeNumber(String(key)) ? '(a key)' : String(key);
   const segments = issue?.path.map(segment) ?? [];
   // A key the request does not take is the field to name (its first, unless it looks like a card
   // number: then the object that holds it, and the key not shown).
   const unknownKeys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
   const unknownKey = unknownKeys[0];
-  const named = unknownKey !== undefined && !unknownKeys.some(holdsCardNumber);
+  const named = unknownKey !== undefined && !unknownKeys.some(holdsCardLikeNumber);
   if (named) segments.push(unknownKey);
   const field = [prefix, ...segments].filter(Boolean).join('.') || 'body';
   let message = issue ? `${field}: ${issue.message}` : `${field} is invalid`;

@@ -112,7 +112,7 @@ export {
   type SessionRepository,
   type SessionWrite,
 } from './sessions.js';
-export type { Backlog } from './sql.js';
+export { type Backlog, isListCursor } from './sql.js';
 export {
   isAllowedMove,
   ORDER_MOVES,

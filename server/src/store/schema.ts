@@ -299,6 +299,11 @@ order by created_at, rank, seq
 on conflict (client_orderid) do nothing;
 `;
 
+/** When the merchant last asked for an event again: its retry window counts from then. */
+const webhookRedeliveredAt = `
+alter table merchant_webhooks add column redelivered_at timestamptz;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -316,4 +321,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '014-session-offers-cards', sql: sessionOffersCards },
   { id: '015-operation-card-ref', sql: operationCardRef },
   { id: '016-client-order-ids', sql: clientOrderIds },
+  { id: '017-webhook-redelivered-at', sql: webhookRedeliveredAt },
 ];

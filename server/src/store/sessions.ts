@@ -26,7 +26,7 @@ import {
   type NewOrder,
   type Order,
 } from './orders.js';
-import { sanitizeRecord } from './sanitize.js';
+import { maskCardNumbers, sanitizeRecord } from './sanitize.js';
 import { createSessionCardRepository } from './session-cards.js';
 import {
   assertMinor,
@@ -37,7 +37,7 @@ import {
   toInt,
   toStringOrNull,
 } from './sql.js';
-import { assertMoves, statesMovingTo } from './state-moves.js';
+import { assertMoves } from './state-moves.js';
 
 export interface CheckoutSession {
   id: string;
@@ -250,7 +250,9 @@ export function createSessionRepository(q: Executor) {
             input.amountMinor,
             input.currency,
             input.intent,
-            input.description ?? '',
+            // Any Luhn-valid 12-19 digit run masked, as in metadata values: the card forms take
+            // such a number as a card, whatever its brand.
+            maskCardNumbers(input.description ?? ''),
             // Merchant-supplied JSON: sanitised too, so a PAN pasted there never lands on disk.
             json(sanitizeRecord(input.customer ?? {})),
             input.returnUrl ?? null,
@@ -401,14 +403,17 @@ export function createSessionRepository(q: Executor) {
 
     /**
      * The approved attempt the session keeps: its order from now on, and the session completed,
-     * from any state the table of moves lets a session complete from (state-moves.ts: all).
+     * only while it takes a payment (open or paying): an ended session (expired, cancelled,
+     * completed) keeps no late approval, which is reversed instead (payments/attempts.ts).
      */
     async keep(id: string, orderId: string): Promise<CheckoutSession | null> {
+      const from = ['open', 'paying'] as const;
+      assertMoves('session', from, 'completed');
       const { rows } = await q.query(
         `update checkout_sessions set order_id = $2, state = 'completed', updated_at = now(),
            version = version + 1
          where id = $1 and state = any($3::text[]) returning *`,
-        [id, orderId, statesMovingTo('session', 'completed')],
+        [id, orderId, [...from]],
       );
       return rows[0] ? mapSession(rows[0]) : null;
     },

@@ -152,9 +152,20 @@ export function encodeCursor(seq: number): string {
 }
 
 export function decodeCursor(cursor: string): number {
-  const n = Number(Buffer.from(cursor, 'base64url').toString());
-  if (!Number.isSafeInteger(n) || n < 0) {
-    throw new StoreError('store-cursor', 'Malformed list cursor');
-  }
+  const n = cursorValue(cursor);
+  if (n === undefined) throw new StoreError('store-cursor', 'Malformed list cursor');
   return n;
+}
+
+/** The sequence number a cursor names, if it is one encodeCursor could have made. */
+function cursorValue(cursor: string): number | undefined {
+  const text = Buffer.from(cursor, 'base64url').toString();
+  if (!/^\d{1,16}$/.test(text)) return undefined;
+  const n = Number(text);
+  return Number.isSafeInteger(n) && encodeCursor(n) === cursor ? n : undefined;
+}
+
+/** Whether `cursor` is one a list could have given (a request's check, before the store). */
+export function isListCursor(cursor: string): boolean {
+  return cursorValue(cursor) !== undefined;
 }

@@ -70,9 +70,9 @@ export const SESSION_MOVES: readonly StateMove<SessionState>[] = [
     why: 'Its attempt failed and it takes no more (none left, or past its expiry).',
   },
   {
-    from: ['open', 'paying', 'cancelled', 'expired'],
+    from: ['open', 'paying'],
     to: ['completed'],
-    why: 'An attempt was approved first (even one whose bank page was left): the session keeps it.',
+    why: 'An attempt was approved first (even one whose bank page was left): the session keeps it. An ended session (`expired`, `cancelled`, `completed`) never does: that approval is reversed.',
   },
 ];
 

@@ -36,6 +36,8 @@ export interface MerchantWebhook {
   failedAt: Date | null;
   lastError: string | null;
   createdAt: Date;
+  /** When the merchant last asked for it again (redeliver): its retries count from then. */
+  redeliveredAt: Date | null;
 }
 
 function mapWebhook(row: Record<string, unknown>): MerchantWebhook {
@@ -51,6 +53,7 @@ function mapWebhook(row: Record<string, unknown>): MerchantWebhook {
     failedAt: toDateOrNull(row.failed_at),
     lastError: toStringOrNull(row.last_error),
     createdAt: toDate(row.created_at),
+    redeliveredAt: toDateOrNull(row.redelivered_at),
   };
 }
 
@@ -188,11 +191,14 @@ export function createWebhookRepository(q: Executor) {
       return rows[0] ? mapWebhook(rows[0]) : null;
     },
 
-    /** Sends the event again now, delivered or given up before (the usual retries follow). */
+    /**
+     * Sends the event again now, delivered or given up before: the usual retries follow, counted
+     * from now (`attempts` from 0, the retry window from `redelivered_at`).
+     */
     async redeliver(id: string): Promise<MerchantWebhook | null> {
       const { rows } = await q.query(
         `update merchant_webhooks set delivered_at = null, failed_at = null, last_error = null,
-           next_attempt_at = now()
+           next_attempt_at = now(), attempts = 0, redelivered_at = now()
          where id = $1 returning *`,
         [id],
       );

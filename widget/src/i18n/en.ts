@@ -45,6 +45,8 @@ export const en = {
   approvedPlain: '{amount} paid.',
   declined: 'Payment declined',
   declinedDetail: 'Your bank declined the payment.',
+  attemptsExhausted:
+    'This checkout cannot take another card. To pay, contact the shop or start the checkout again.',
   'decline.funds': 'There is not enough money on this card.',
   'decline.expired': 'Your bank says this card has expired.',
   'decline.not-permitted': 'This card cannot be used for this payment.',

@@ -51,6 +51,27 @@ export function readFlow(order: Order): FlowState {
   };
 }
 
+/** The next actions that show the shopper a bank page (the 3DS Method's hidden one included). */
+const BANK_PAGE_ACTIONS: readonly StoredAction['action'][] = [
+  'method',
+  'challenge',
+  '3ds1',
+  'html',
+  'redirect',
+];
+
+/**
+ * Whether the attempt got as far as a bank page: the gateway took its sale and named a bank step
+ * (now, or one shown before). Only then may the shopper leave it (`/widget/cancel`): an attempt
+ * still `new` (its sale on the way) or one the gateway works on with no bank step is a charge in
+ * flight, and a new attempt beside it would be a second one.
+ */
+export function bankPageShown(order: Order): boolean {
+  if (order.status === 'new') return false;
+  const flow = readFlow(order);
+  return BANK_PAGE_ACTIONS.includes(flow.next.action) || (flow.shown?.length ?? 0) > 0;
+}
+
 export function writeFlow(flow: FlowState): JsonObject {
   const step = STEP_OF[flow.next.action];
   const shown = step && !flow.shown?.includes(step) ? [...(flow.shown ?? []), step] : flow.shown;

@@ -6,11 +6,13 @@
  * approves a left attempt late is heard.
  *
  * Never two charges: the first attempt approved is kept (the session's order from then on); one
- * approved after it is reversed at once, in full (a void of a preauth, a return of a sale), and
- * the merchant hears `payment.reversed`. Settling runs inside the transaction that moves the
+ * approved after it, or after the session ended (expired, cancelled, or completed by a failed
+ * last attempt: the merchant may have sold in another session since), is reversed at once, in
+ * full (a void of a preauth, a return of a sale), and the merchant hears `payment.reversed`. Settling runs inside the transaction that moves the
  * attempt to its final status, with the session's row locked, so two attempts approved at the
  * same moment on two instances are judged one after the other.
  */
+import type { SessionState } from '../../../../contract/api-types.js';
 import type { CheckoutRepositories, CheckoutSession, Order } from '../../store/index.js';
 import { FAILED_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
@@ -20,6 +22,9 @@ import { enqueueEvent, enqueueOrderWebhook } from '../webhooks/webhooks.js';
 import { attemptView, merchantOrderView } from './views.js';
 
 type Tx = Pick<CheckoutRepositories, 'orders' | 'sessions' | 'webhooks'>;
+
+/** The states in which a session keeps an approval; an ended one reverses it (settleAttempt). */
+const SESSION_TAKES_APPROVAL: readonly SessionState[] = ['open', 'paying'];
 
 /** What settling an attempt decided. */
 export type Settled = 'kept' | 'reverse' | 'retry' | 'ended' | 'none';
@@ -64,7 +69,8 @@ export function speakingFor(row: Order, attempts: Order[]): { order: Order; atte
 
 /**
  * Called with `order` just moved to a final status, in that move's transaction. Queues what the
- * merchant hears and moves the session: kept (approved first), reverse (approved after another),
+ * merchant hears and moves the session: kept (approved first, the session open or paying),
+ * reverse (approved after another, or after the session ended),
  * retry (failed; the session takes another attempt), ended (failed; it takes none).
  */
 export async function settleAttempt(ctx: Context, tx: Tx, order: Order): Promise<Settled> {
@@ -81,6 +87,16 @@ export async function settleAttempt(ctx: Context, tx: Tx, order: Order): Promise
       await tx.orders.markForReversal(
         order.id,
         `attempt ${first.attempt} (${first.clientOrderId}) of this order was approved first`,
+      );
+      return 'reverse';
+    }
+    // One shopper, one charge, across sessions: a session that ended (expired by the merchant or
+    // at its expiry, cancelled, or completed by its last failed attempt) takes no payment, and
+    // the merchant may have made a new one that the shopper paid. Its late approval is reversed.
+    if (!SESSION_TAKES_APPROVAL.includes(session.state)) {
+      await tx.orders.markForReversal(
+        order.id,
+        `the checkout session was ${session.state} before the bank approved attempt ${order.attempt} (${order.clientOrderId})`,
       );
       return 'reverse';
     }
@@ -124,7 +140,7 @@ export async function settleAttempt(ctx: Context, tx: Tx, order: Order): Promise
  * The shopper left the current attempt's bank page (closed the challenge, pressed Back): the
  * attempt is marked left, and the session takes another attempt if it has one left (else it is
  * cancelled, as before attempts). The attempt is still followed: a late approval is kept if it is
- * the first, and reversed otherwise. Answers the session as it now stands.
+ * the first and the session still takes a payment, and reversed otherwise. Answers the session as it now stands.
  */
 export async function abandonAttempt(
   ctx: Context,
@@ -157,7 +173,7 @@ export async function reverseAttempt(ctx: Context, attempt: Order): Promise<void
     if (operation.status !== 'processing' && operation.status !== 'unknown') {
       ctx.logger.error(
         { orderId: attempt.id, operationId: operation.id, status: operation.status },
-        'the reversal of an attempt approved after another was refused: refund it by hand',
+        'the reversal of an attempt not kept was refused: refund it by hand',
       );
     }
     // The next reversal pass asks again; touched, so that it waits its turn behind the others.
@@ -185,7 +201,7 @@ export async function reverseAttempt(ctx: Context, attempt: Order): Promise<void
   if (done.won) {
     ctx.logger.warn(
       { orderId: attempt.id, operationId: operation.id, reason: attempt.reversalReason },
-      'an attempt approved after another was reversed',
+      'an approved attempt not kept was reversed',
     );
   }
 }

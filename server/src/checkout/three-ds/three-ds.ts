@@ -14,7 +14,7 @@
 import type { BrowserInfo } from '../../../../contract/api-types.js';
 import { type Order, PENDING_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, inScope, notifyOrder } from '../context.js';
-import { HttpError } from '../errors.js';
+import { badRequest, HttpError } from '../errors.js';
 import { challengeKey, readFlow, WAIT, writeFlow } from '../following/flow-state.js';
 import type { BrowserRequestFacts } from '../payments/browser-facts.js';
 import { refusedForSure } from './refusal.js';
@@ -114,6 +114,14 @@ export async function submitMethodResult(
   if (order.threeDsCompInd !== null) return alreadyReported(order);
   if (flow.next.action !== 'method' || !order.threeDsServerTransId || !order.gatewayOrderId) {
     throw new HttpError(409, 'conflict', 'This order is not waiting for a 3DS Method result');
+  }
+  // `U` says there was no Method URL to run: for an order that has one the gateway refuses it,
+  // so it is refused here, with nothing sent (the element sends Y or N then).
+  if (threeDSCompInd === 'U' && flow.next.action === 'method' && flow.next.methodUrl) {
+    throw badRequest(
+      'threeDSCompInd',
+      'threeDSCompInd: is U (no 3DS Method URL), but this order has a 3DS Method URL: send Y or N',
+    );
   }
   const claim = await ctx.store.orders.update(order.id, {
     version: order.version,

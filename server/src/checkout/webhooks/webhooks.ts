@@ -101,11 +101,12 @@ async function deliver(ctx: Context, row: MerchantWebhook, fetchImpl: typeof fet
 
 /**
  * When to try a failed event again: the backoff doubles per attempt up to its cap; null (give
- * up) once the next try would fall past the retry window counted from the event's creation.
+ * up) once the next try would fall past the retry window counted from the event's creation, or
+ * from its last redelivery (the merchant asked for it again: the usual retries follow).
  */
 export function nextTry(
   timing: Pick<Timing, 'webhookBackoffMs' | 'webhookBackoffCapMs' | 'webhookRetryForMs'>,
-  event: { createdAt: Date },
+  event: { createdAt: Date; redeliveredAt?: Date | null },
   attempts: number,
   now = Date.now(),
 ): Date | null {
@@ -114,7 +115,8 @@ export function nextTry(
     timing.webhookBackoffCapMs,
   );
   const at = now + delayMs;
-  return at - event.createdAt.getTime() > timing.webhookRetryForMs ? null : new Date(at);
+  const from = (event.redeliveredAt ?? event.createdAt).getTime();
+  return at - from > timing.webhookRetryForMs ? null : new Date(at);
 }
 
 /** One pass: delivers what is due; answers how many were tried. */

@@ -35,6 +35,15 @@ describe('nextTry: the retry schedule', () => {
     assert.equal(delay(60, 71 * HOUR), HOUR, 'the last try falls on the 72nd hour');
     assert.equal(nextTry(DEFAULT_TIMING, { createdAt: created }, 61, 71 * HOUR + 1), null);
   });
+
+  it('an event redelivered days after it was made gets the usual retries, counted from then', () => {
+    const redeliveredAt = new Date(96 * HOUR);
+    const at = (attempts: number, now: number) =>
+      nextTry(DEFAULT_TIMING, { createdAt: created, redeliveredAt }, attempts, now)?.getTime();
+    assert.equal(at(1, 96 * HOUR), 96 * HOUR + 2_000);
+    assert.equal(at(60, 167 * HOUR), 168 * HOUR, 'the last try on the 72nd hour after it');
+    assert.equal(at(61, 167 * HOUR + 1), undefined);
+  });
 });
 
 describe('an endpoint down, then back', () => {
@@ -143,6 +152,28 @@ describe('an endpoint down, then back', () => {
     assert.equal(again.body.delivery.delivered, false);
     await deliverAll(2);
     assert.equal(received.filter((e) => e.id === event.id).length, 2);
+
+    // Four days old and given up: redelivered to an endpoint down again, it is not given up
+    // after one try (its retries count from the redelivery, attempts from 0).
+    await be.store.db.query(
+      `update merchant_webhooks set created_at = now() - interval '4 days',
+         failed_at = now(), attempts = 61 where payload->>'id' = $1`,
+      [event.id],
+    );
+    down = true;
+    try {
+      const redelivered = await merchant(be.url, 'POST', `/v1/events/${event.id}/redeliver`, {});
+      assert.equal(redelivered.body.delivery.attempts, 0);
+      await deliverAll(2);
+      const [after] = (await merchant(be.url, 'GET', `/v1/events?type=order.approved`)).body.events;
+      assert.equal(after.delivery.failedAt, null, JSON.stringify(after.delivery));
+      assert.equal(after.delivery.attempts, 2);
+      assert.ok(after.delivery.nextAttemptAt);
+    } finally {
+      down = false;
+    }
+    await deliverAll(1);
+    assert.equal(received.filter((e) => e.id === event.id).length, 3);
 
     const missing = await merchant(be.url, 'POST', '/v1/events/no-such-event/redeliver', {});
     assert.equal(missing.status, 404);

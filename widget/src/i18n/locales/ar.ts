@@ -40,6 +40,7 @@ export default {
   approvedPlain: 'تم دفع {amount}.',
   declined: 'تم رفض الدفع',
   declinedDetail: 'رفض بنكك عملية الدفع.',
+  attemptsExhausted: 'لا تقبل عملية الدفع هذه بطاقة أخرى. للدفع، تواصل مع المتجر أو ابدأ من جديد.',
   'decline.funds': 'لا يوجد رصيد كافٍ في هذه البطاقة.',
   'decline.expired': 'أفاد بنكك بأن صلاحية هذه البطاقة قد انتهت.',
   'decline.not-permitted': 'لا يمكن استخدام هذه البطاقة لهذه الدفعة.',

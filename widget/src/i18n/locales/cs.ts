@@ -41,6 +41,8 @@ export default {
   approvedPlain: 'Zaplaceno {amount}.',
   declined: 'Platba zamítnuta',
   declinedDetail: 'Vaše banka platbu zamítla.',
+  attemptsExhausted:
+    'Tato platba nepřijme jinou kartu. Chcete-li zaplatit, kontaktujte obchod nebo začněte znovu.',
   'decline.funds': 'Na kartě není dostatek prostředků.',
   'decline.expired': 'Podle vaší banky platnost této karty vypršela.',
   'decline.not-permitted': 'Tuto kartu nelze pro tuto platbu použít.',

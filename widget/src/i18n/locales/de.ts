@@ -41,6 +41,8 @@ export default {
   approvedPlain: '{amount} bezahlt.',
   declined: 'Zahlung abgelehnt',
   declinedDetail: 'Ihre Bank hat die Zahlung abgelehnt.',
+  attemptsExhausted:
+    'Dieser Bezahlvorgang nimmt keine weitere Karte an. Wenden Sie sich zum Bezahlen an den Shop oder beginnen Sie neu.',
   'decline.funds': 'Der verfügbare Betrag auf dieser Karte reicht nicht aus.',
   'decline.expired': 'Laut Ihrer Bank ist diese Karte abgelaufen.',
   'decline.not-permitted': 'Diese Karte kann für diese Zahlung nicht verwendet werden.',

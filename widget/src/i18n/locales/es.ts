@@ -41,6 +41,8 @@ export default {
   approvedPlain: 'Pago de {amount} realizado.',
   declined: 'Pago rechazado',
   declinedDetail: 'Su banco ha rechazado el pago.',
+  attemptsExhausted:
+    'Este pago no admite otra tarjeta. Para pagar, contacte con la tienda o vuelva a empezar el pago.',
   'decline.funds': 'La tarjeta no tiene saldo suficiente.',
   'decline.expired': 'Según su banco, esta tarjeta ha caducado.',
   'decline.not-permitted': 'Esta tarjeta no se puede usar para este pago.',

@@ -42,6 +42,8 @@ export default {
   approvedPlain: 'Paiement de {amount} effectué.',
   declined: 'Paiement refusé',
   declinedDetail: 'Votre banque a refusé le paiement.',
+  attemptsExhausted:
+    'Ce paiement n’accepte plus d’autre carte. Pour payer, contactez la boutique ou recommencez la commande.',
   'decline.funds': 'Les fonds disponibles sur cette carte sont insuffisants.',
   'decline.expired': 'Selon votre banque, cette carte a expiré.',
   'decline.not-permitted': 'Cette carte ne peut pas être utilisée pour ce paiement.',

@@ -40,6 +40,7 @@ export default {
   approvedPlain: 'התשלום בסך {amount} בוצע.',
   declined: 'התשלום נדחה',
   declinedDetail: 'הבנק דחה את התשלום.',
+  attemptsExhausted: 'תשלום זה לא יקבל כרטיס נוסף. כדי לשלם, פנו לחנות או התחילו מחדש.',
   'decline.funds': 'אין יתרה מספקת בכרטיס.',
   'decline.expired': 'לפי הבנק, תוקף הכרטיס פג.',
   'decline.not-permitted': 'לא ניתן להשתמש בכרטיס זה לתשלום הזה.',

@@ -41,6 +41,8 @@ export default {
   approvedPlain: 'Pagamento di {amount} effettuato.',
   declined: 'Pagamento rifiutato',
   declinedDetail: 'La banca ha rifiutato il pagamento.',
+  attemptsExhausted:
+    'Questo pagamento non accetta un’altra carta. Per pagare, contatta il negozio o ricomincia il pagamento.',
   'decline.funds': 'La disponibilità della carta non è sufficiente.',
   'decline.expired': 'Secondo la banca, la carta è scaduta.',
   'decline.not-permitted': 'Questa carta non può essere usata per questo pagamento.',

@@ -41,6 +41,8 @@ export default {
   approvedPlain: '{amount} betaald.',
   declined: 'Betaling geweigerd',
   declinedDetail: 'Uw bank heeft de betaling geweigerd.',
+  attemptsExhausted:
+    'Deze betaling neemt geen andere kaart meer aan. Neem contact op met de winkel of begin opnieuw om te betalen.',
   'decline.funds': 'Het saldo op deze kaart is onvoldoende.',
   'decline.expired': 'Volgens uw bank is deze kaart verlopen.',
   'decline.not-permitted': 'Deze kaart kan niet worden gebruikt voor deze betaling.',

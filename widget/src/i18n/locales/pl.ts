@@ -41,6 +41,8 @@ export default {
   approvedPlain: 'Zapłacono {amount}.',
   declined: 'Płatność odrzucona',
   declinedDetail: 'Bank odrzucił płatność.',
+  attemptsExhausted:
+    'Ta płatność nie przyjmie już innej karty. Aby zapłacić, skontaktuj się ze sklepem lub zacznij od nowa.',
   'decline.funds': 'Brak wystarczających środków na karcie.',
   'decline.expired': 'Według banku ta karta straciła ważność.',
   'decline.not-permitted': 'Tej karty nie można użyć do tej płatności.',

@@ -41,6 +41,8 @@ export default {
   approvedPlain: 'Pagamento de {amount} efetuado.',
   declined: 'Pagamento recusado',
   declinedDetail: 'O seu banco recusou o pagamento.',
+  attemptsExhausted:
+    'Este pagamento não aceita outro cartão. Para pagar, contacte a loja ou recomece o pagamento.',
   'decline.funds': 'Este cartão não tem saldo suficiente.',
   'decline.expired': 'Segundo o seu banco, este cartão expirou.',
   'decline.not-permitted': 'Este cartão não pode ser usado para este pagamento.',

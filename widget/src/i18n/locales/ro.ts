@@ -41,6 +41,8 @@ export default {
   approvedPlain: 'Ați plătit {amount}.',
   declined: 'Plată refuzată',
   declinedDetail: 'Banca a refuzat plata.',
+  attemptsExhausted:
+    'Această plată nu mai acceptă alt card. Pentru a plăti, contactați magazinul sau reluați plata.',
   'decline.funds': 'Pe acest card nu sunt suficiente fonduri.',
   'decline.expired': 'Potrivit băncii, acest card a expirat.',
   'decline.not-permitted': 'Acest card nu poate fi folosit pentru această plată.',

@@ -41,6 +41,8 @@ export default {
   approvedPlain: '{amount} ödendi.',
   declined: 'Ödeme reddedildi',
   declinedDetail: 'Bankanız ödemeyi reddetti.',
+  attemptsExhausted:
+    'Bu ödeme başka bir kart kabul etmez. Ödemek için mağazayla iletişime geçin veya yeniden başlayın.',
   'decline.funds': 'Bu kartta yeterli bakiye yok.',
   'decline.expired': 'Bankanıza göre bu kartın süresi dolmuş.',
   'decline.not-permitted': 'Bu kart bu ödeme için kullanılamaz.',

@@ -64,7 +64,7 @@ export function eventRoutes(ctx: Context, routes: RouteTable): void {
       path: '/events/:eventId/redeliver',
       operationId: 'redeliverEvent',
       summary:
-        'Send an event to WEBHOOK_URL again now, delivered or given up before; the usual retries follow.',
+        'Send an event to WEBHOOK_URL again now, delivered or given up before; the usual retries follow, counted from now (`attempts` from 0, the three-day window from the redelivery).',
       tag: 'Events',
       params: EVENT_PARAM,
       body: EmptyBody,

@@ -4,8 +4,9 @@
  * cannot drift from what the server accepts.
  */
 import { z } from 'zod';
-import { holdsCardNumber } from '../../../card-number.js';
+import { holdsCardNumber, isCardLikeId } from '../../../card-number.js';
 import { isKnownCurrency, toControlCents, toMinorUnits } from '../../../signing/index.js';
+import { isListCursor } from '../../../store/index.js';
 import { isOneLine, ONE_LINE } from '../../control-characters.js';
 
 // --- building blocks -------------------------------------------------------------------------
@@ -28,9 +29,13 @@ export const Currency = z
 export const MerchantOrderId = z
   .string()
   .regex(/^[A-Za-z0-9._:-]{1,128}$/, 'must be 1-128 letters, digits or . _ : -')
+  .refine(
+    (id) => !isCardLikeId(id),
+    'must not be a card number (12-19 digits passing the Luhn check): give it a prefix, e.g. ord-',
+  )
   .meta({
     description:
-      "The merchant's order id, sent to the gateway as client_orderid: checkout sessions and every merchant operation that sends one (rebills, payouts, transfers, account verifications, hosted forms) share one namespace, so an id any of them holds is a 409 `conflict` naming `orderId`. A session's further payment attempts are sent as `<orderId>-2`, `<orderId>-3`, ... and hold those ids too, so pick no id of that shape for anything else.",
+      "The merchant's order id, sent to the gateway as client_orderid. Never a card number: an id of 12 to 19 digits only that passes the Luhn check (or holding a card brand's number) is a 400. Checkout sessions and every merchant operation that sends one (rebills, payouts, transfers, account verifications, hosted forms) share one namespace, so an id any of them holds is a 409 `conflict` naming `orderId`. A session's further payment attempts are sent as `<orderId>-2`, `<orderId>-3`, ... and hold those ids too, so pick no id of that shape for anything else.",
   });
 
 /**
@@ -351,6 +356,7 @@ const PAGE = {
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
+    .refine(isListCursor, 'is not a cursor from a previous page')
     .optional(),
 };
 

@@ -150,7 +150,7 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       path: '/checkout-sessions/:sessionId/expire',
       operationId: 'expireCheckoutSession',
       summary:
-        'End an open session now: the widget takes no payment, its order becomes `expired` (webhook `order.expired`). Expiring an expired session answers it as it is.',
+        "End an open session now: the widget takes no payment, its order becomes `expired` (webhook `order.expired`). An open session may hold an attempt the shopper left that is still pending at the bank: it is expired too, that attempt is followed to its end, and if the bank approves it, it is reversed in full (void of a preauth, return of a sale; webhook `payment.reversed`), never kept; if it fails, its `order.declined` (or `order.error`, `order.filtered`) is the order's last word. Expiring an expired session answers it as it is.",
       tag: 'Checkout sessions',
       params: SESSION_PARAM,
       body: EmptyBody,
@@ -158,7 +158,8 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
         200: { description: 'The session, expired', schema: CheckoutSessionView },
         404: { description: 'Not found', schema: ErrorResponse },
         409: {
-          description: 'A payment is under way or done (the message names the state)',
+          description:
+            'The session is `paying` (an attempt is under way: the message names it; expire once it ends), `completed` or `cancelled` (the message names the state)',
           schema: ErrorResponse,
         },
       },
@@ -167,6 +168,14 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
       const session = await load(params.sessionId ?? '');
       const write = await expireSession(ctx, session.id, { dueOnly: false });
       const now = write.session ?? session;
+      if (now.state === 'paying' && write.order) {
+        const attempt = write.order;
+        throw new HttpError(
+          409,
+          'conflict',
+          `Checkout session ${now.id} is paying: attempt ${attempt.attempt} (${attempt.clientOrderId}) is under way at the gateway; it can be expired once that attempt ends`,
+        );
+      }
       if (now.state !== 'expired') {
         throw new HttpError(
           409,

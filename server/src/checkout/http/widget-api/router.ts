@@ -8,7 +8,7 @@ import type { NextAction, PayMode } from '../../../../../contract/api-types.js';
 import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../../store/index.js';
 import type { Context } from '../../context.js';
 import { HttpError, parseOr400 } from '../../errors.js';
-import { readFlow } from '../../following/flow-state.js';
+import { bankPageShown, readFlow } from '../../following/flow-state.js';
 import { followOrder, isPending } from '../../following/follow.js';
 import type { StoredAction } from '../../following/next-action.js';
 import { abandonAttempt, attemptsLeft } from '../../payments/attempts.js';
@@ -242,8 +242,17 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     const session = sessionOf(res);
     const order = orderOf(res);
     // Leaving moves the session (another attempt, or none), not the order: the gateway decides
-    // the attempt, and it is followed to its end (attempts.ts).
+    // the attempt, and it is followed to its end (attempts.ts). Only a bank page may be left: a
+    // sale still on its way (or worked on with no bank step) is followed, never set beside a new
+    // one, so a session has at most one sale in flight at the gateway.
     if (isPending(order) && (session.state === 'paying' || session.state === 'open')) {
+      if (!bankPageShown(order)) {
+        throw new HttpError(
+          409,
+          'payment-in-flight',
+          `Attempt ${order.attempt} is on its way to the gateway and showed no bank page: it cannot be left; follow it (GET /widget/next) to its answer`,
+        );
+      }
       const after = await abandonAttempt(ctx, session, order);
       ctx.logger.info(
         { sessionId: session.id, orderId: order.id, reason: body.reason, session: after.state },

@@ -110,6 +110,22 @@ describe('merchant API: orders and money operations', () => {
     assert.equal(missing.status, 404);
   });
 
+  it('a tampered list cursor is a 400 naming cursor, never a 500 (orders and events)', async () => {
+    // base64url of "-1", "1.5", 2^53 + 1, "1' or 1=1", "NaN", "\0", "Infinity", " 12", "012".
+    const tampered = ['LTE', 'MS41', 'OTAwNzE5OTI1NDc0MDk5Mw', 'MScgb3IgMT0x', 'TmFO', 'AA'];
+    tampered.push('SW5maW5pdHk', 'IDEy', 'MDEy');
+    for (const list of ['/v1/orders', '/v1/events']) {
+      for (const cursor of tampered) {
+        const res = await merchant(be.url, 'GET', `${list}?cursor=${cursor}`);
+        assert.equal(res.status, 400, `${list} ${cursor}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.error.code, 'validation');
+        assert.equal(res.body.error.field, 'cursor');
+      }
+      // A cursor a list gives (base64url of "12") is still taken.
+      assert.equal((await merchant(be.url, 'GET', `${list}?cursor=MTI`)).status, 200);
+    }
+  });
+
   it('captures a preauth in part, then refuses a second capture and a void', async () => {
     const orderId = await paidOrder('preauth');
     const capture = await merchant(be.url, 'POST', `/v1/orders/${orderId}/capture`, {

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { luhnValid } from '../../../../../contract/card/luhn.js';
 import {
   type Backend,
   MERCHANT_ORIGIN,
@@ -201,9 +202,80 @@ describe('merchant API: checkout sessions and their orders from the first moment
     const paying = await shopper.pay(APPROVED);
     const res = await merchant(be.url, 'POST', `/v1/checkout-sessions/${session.id}/expire`, {});
     assert.equal(res.status, 409);
-    assert.match(res.body.error.message, / is (paying|completed); only an open session/);
+    // The attempt under way is named (or the payment was done already).
+    assert.match(
+      res.body.error.message,
+      new RegExp(
+        ` is paying: attempt 1 \\(${session.orderId}\\) is under way| is completed; only an open session`,
+      ),
+    );
     const final = await shopper.complete(APPROVED, paying);
     assert.equal(final.order.status, 'approved');
+  });
+
+  it('a card-like number of any brand in a description is masked before it is stored', async () => {
+    const cases: [string, string][] = [
+      ['1234000000000006', '123400******0006'],
+      ['9000000000000001', '900000******0001'],
+      ['400000000002', '40******0002'],
+    ];
+    for (const [pan, masked] of cases) {
+      const session = await createSession(be.url, { description: `order for card ${pan}` });
+      const read = await merchant(be.url, 'GET', `/v1/checkout-sessions/${session.id}`);
+      assert.equal(read.body.description, `order for card ${masked}`);
+      const widget = await new Shopper(be.url, session.token).call('GET', '/session');
+      assert.ok(!JSON.stringify(widget.body).includes(pan));
+    }
+    // A number that fails Luhn (an order number) is kept as sent.
+    const plain = await createSession(be.url, { description: 'order 1234000000000007' });
+    const read = await merchant(be.url, 'GET', `/v1/checkout-sessions/${plain.id}`);
+    assert.equal(read.body.description, 'order 1234000000000007');
+  });
+
+  it('an orderId that is a card-like number is a 400 naming orderId, never echoed', async () => {
+    for (const orderId of ['1234000000000006', '400000000002', 'ord-4111111111111111']) {
+      const res = await merchant(be.url, 'POST', '/v1/checkout-sessions', {
+        amount: '1.00',
+        currency: 'EUR',
+        orderId,
+        description: 'x',
+        customer: CUSTOMER,
+      });
+      assert.equal(res.status, 400, `${orderId}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.field, 'orderId');
+      assert.ok(!JSON.stringify(res.body).includes(orderId.replace('ord-', '')));
+    }
+    // A numeric id that fails Luhn (or is shorter than a card number) is taken.
+    let numeric = String(Date.now());
+    if (luhnValid(numeric))
+      numeric = `${numeric.slice(0, -1)}${(Number(numeric.slice(-1)) + 1) % 10}`;
+    await createSession(be.url, { orderId: numeric });
+    await createSession(be.url, { orderId: String(Date.now() % 1e11) });
+  });
+
+  it('an unknown key that is a card-like number of any brand is never echoed in the 400', async () => {
+    for (const key of ['400000100000', '1234000000000006', '9000 0000 0000 0001']) {
+      const res = await merchant(be.url, 'POST', '/v1/checkout-sessions', {
+        amount: '1.00',
+        currency: 'EUR',
+        orderId: `ord-${Date.now()}`,
+        description: 'x',
+        customer: CUSTOMER,
+        [key]: 'x',
+      });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error.field, 'body');
+      assert.ok(!JSON.stringify(res.body).includes(key), JSON.stringify(res.body));
+    }
+    const named = await merchant(be.url, 'POST', '/v1/checkout-sessions', {
+      amount: '1.00',
+      currency: 'EUR',
+      orderId: `ord-${Date.now()}`,
+      description: 'x',
+      customer: CUSTOMER,
+      colour: 'x',
+    });
+    assert.equal(named.body.error.field, 'colour');
   });
 
   it('past its expiry: the sweeper expires session and order once; a read does not wait for it', async () => {
