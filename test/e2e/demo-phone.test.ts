@@ -387,7 +387,12 @@ describe('by keyboard alone', () => {
     assert.match(stops.at(-1) ?? '', /Go to payment/, stops.join('\n'));
     await page.keyboard.press('Enter');
     await payButton(page).waitFor();
-    await page.locator('pay-checkout input[name="number"]:not([disabled])').waitFor();
+    // Ready: the element said so (pay-ready, which the demo logs) and its fields are enabled. Not
+    // `:not([disabled])`: while the session loads the fields' fieldset is disabled, the field has
+    // no attribute, and a Tab then skipped the form on a busy machine (the walk typed into the
+    // test-card buttons, and the space of the name pressed one).
+    await page.locator('#event-log li', { hasText: 'pay-ready' }).waitFor();
+    await page.locator('pay-checkout input[name="number"]:enabled').waitFor();
     // Into the element: the card, typed.
     const card = harness.card('approved');
     for (const text of [
