@@ -188,8 +188,8 @@ function oneSuiteSection(suite: SuiteResult | undefined): string {
   const beside = suite.busy
     ? `, beside ${suite.busy} busy processes (\`node -e\` spinning a loop, started before it)`
     : '';
-  return `test/bench/test-suite.ts ran \`bash scripts/test.sh\` (what \`npm test\` runs) once${beside}, after the
-other benchmarks, ${suite.onPostgres ? 'with TEST_DATABASE_URL set (the store tests ran on PostgreSQL too, as in CI)' : 'without TEST_DATABASE_URL (PGlite only, as a new user runs it)'}: ${fmt(suite.seconds)} s
+  return `test/bench/test-suite.ts ran \`bash scripts/test.sh\` (what \`npm test\` runs) once${beside}
+(\`npm run bench -- --load\` runs it after the other benchmarks), ${suite.onPostgres ? 'with TEST_DATABASE_URL set (the store tests ran on PostgreSQL too, as in CI)' : 'without TEST_DATABASE_URL (PGlite only, as a new user runs it)'}: ${fmt(suite.seconds)} s
 wall time, exit status ${suite.exitCode}; every limit of the tests scaled by ${suite.timeScale ?? 'an unrecorded factor'} (the load it measured first).
 
 ${table(
