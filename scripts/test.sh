@@ -19,12 +19,28 @@ if [ -z "${TEST_TIME_SCALE:-}" ]; then TEST_TIME_SCALE=$(node --import tsx test/
 export TEST_TIME_SCALE
 echo "== time scale $TEST_TIME_SCALE"
 
+# The three type checks and the lint side by side (each a few seconds, mostly one core each), each
+# one's output printed after all have finished; any failure stops the command as before.
+checks=$(mktemp -d)
+trap 'rm -rf "$checks"' EXIT
+run_check() {
+  local status=0
+  "${@:2}" >"$checks/$1.out" 2>&1 || status=$?
+  echo "$status" >"$checks/$1.status"
+}
 echo "== type check"
-./node_modules/.bin/tsc --noEmit -p tsconfig.json
-./node_modules/.bin/tsc --noEmit -p widget/tsconfig.json
-./node_modules/.bin/tsc --noEmit -p server/tsconfig.json
-echo "== lint"
-./node_modules/.bin/biome check --error-on-warnings .
+run_check tsc-root ./node_modules/.bin/tsc --noEmit -p tsconfig.json &
+run_check tsc-widget ./node_modules/.bin/tsc --noEmit -p widget/tsconfig.json &
+run_check tsc-server ./node_modules/.bin/tsc --noEmit -p server/tsconfig.json &
+run_check lint ./node_modules/.bin/biome check --error-on-warnings . &
+wait
+failed=0
+for check in tsc-root tsc-widget tsc-server lint; do
+  [ "$check" = lint ] && echo "== lint"
+  cat "$checks/$check.out"
+  [ "$(cat "$checks/$check.status")" -eq 0 ] || failed=1
+done
+[ "$failed" -eq 0 ]
 echo "== node tests"
 node_status=0
 bash scripts/test-node.sh || node_status=$?

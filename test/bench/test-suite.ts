@@ -6,21 +6,29 @@
  * environment is passed as it is: with TEST_DATABASE_URL set (as .ci/run sets it) the store tests
  * also run on PostgreSQL.
  *
- *   node --import tsx test/bench/test-suite.ts [--json FILE]
+ * `--busy N` runs it beside N busy processes (`node -e 'for(;;){}'`, started first and stopped
+ * after): a developer's laptop has other work on it, and the suite must stay green there (its
+ * limits scale with the load it measures, test/support/time-scale.ts), only slower.
+ *
+ *   node --import tsx test/bench/test-suite.ts [--busy N] [--json FILE]
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isMain, writeJson } from './support/cli.js';
+import { isMain, option, writeJson } from './support/cli.js';
 import { fmt, table } from './support/markdown.js';
 import type { TargetRow } from './support/targets.js';
 
 /**
- * The team's decision: at most 12 minutes on the 2-core machine class, with the three-engine
- * matrix (test/e2e/engines) in it. (It replaced the 300 s figure set before the matrix.)
+ * The team's decision: at most 10 minutes on the 2-core machine class, with the three-engine
+ * matrix (test/e2e/engines) in it. (It replaced 720 s, which replaced the 300 s figure set before
+ * the matrix.)
  */
-export const NPM_TEST_TARGET_S = 720;
+export const NPM_TEST_TARGET_S = 600;
+
+/** The busy processes of the check beside load: as many as the machine class has cores. */
+export const BUSY_PROCESSES = 2;
 
 export interface SuiteResult {
   exitCode: number;
@@ -30,6 +38,10 @@ export interface SuiteResult {
   /** Tests run and passed, per runner, as the runners reported them. */
   counts: { runner: string; tests: number; passed: number }[];
   onPostgres: boolean;
+  /** Busy processes running beside it (0: none but whatever else the machine was doing). */
+  busy: number;
+  /** The time scale scripts/test.sh measured and applied to every limit (its `== time scale`). */
+  timeScale: number | undefined;
   /** The whole output, kept when the suite failed; undefined when it passed. */
   log: string | undefined;
 }
@@ -66,7 +78,27 @@ export function countsOf(output: string): SuiteResult['counts'] {
   return counts;
 }
 
-export async function timeSuite(): Promise<SuiteResult> {
+/**
+ * N processes that keep a core busy each, until stopped (and, should this process die first,
+ * for an hour at most: none is left spinning for good).
+ */
+function busyProcesses(n: number): ChildProcess[] {
+  const spin = `for (const end = Date.now() + ${60 * 60_000}; Date.now() < end; ) {}`;
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, ['-e', spin], { stdio: 'ignore' }),
+  );
+}
+
+export async function timeSuite(busy = 0): Promise<SuiteResult> {
+  const load = busyProcesses(busy);
+  try {
+    return await runSuite(busy);
+  } finally {
+    for (const child of load) child.kill('SIGKILL');
+  }
+}
+
+async function runSuite(busy: number): Promise<SuiteResult> {
   const dir = mkdtempSync(join(tmpdir(), 'pay-checkout-npm-test-'));
   const log = join(dir, 'npm-test.log');
   const out = createWriteStream(log);
@@ -77,12 +109,15 @@ export async function timeSuite(): Promise<SuiteResult> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let pending = '';
+  let timeScale: number | undefined;
   child.stdout.on('data', (chunk: Buffer) => {
     out.write(chunk);
     pending += chunk.toString('utf8');
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
+      const scale = /^== time scale ([\d.]+)$/.exec(line);
+      if (scale?.[1]) timeScale = Number(scale[1]);
       const step = /^== (type check|lint|node tests|browser tests)$/.exec(line);
       if (step?.[1]) marks.push({ name: step[1], at: performance.now() });
     }
@@ -106,6 +141,8 @@ export async function timeSuite(): Promise<SuiteResult> {
     steps,
     counts,
     onPostgres: Boolean(process.env.TEST_DATABASE_URL),
+    busy,
+    timeScale,
     log: passed ? undefined : log,
   };
 }
@@ -116,7 +153,7 @@ export function suiteTarget(suite: SuiteResult | undefined): TargetRow {
   return {
     figure: '`npm test`, the whole suite, wall time (§6)',
     target: `≤ ${NPM_TEST_TARGET_S} s`,
-    replaced: '300 s, before the three-engine matrix',
+    replaced: '841 s (against 720 s then)',
     measured: suite
       ? `${fmt(suite.seconds)} s, ${passed.toLocaleString('en-US')} of ${tests.toLocaleString('en-US')} tests passed`
       : 'not measured',
@@ -126,11 +163,34 @@ export function suiteTarget(suite: SuiteResult | undefined): TargetRow {
   };
 }
 
-export function suiteSection(suite: SuiteResult | undefined): string {
+/** The check beside load: green is the target; the wall time is recorded beside it. */
+export function busySuiteTarget(suite: SuiteResult | undefined): TargetRow {
+  const tests = suite?.counts.reduce((n, c) => n + c.tests, 0) ?? 0;
+  const passed = suite?.counts.reduce((n, c) => n + c.passed, 0) ?? 0;
+  return {
+    figure: `\`npm test\` beside ${BUSY_PROCESSES} busy processes (§6)`,
+    target: 'green',
+    replaced:
+      'red twice (six proof files over 120 s; payment attempts, fault burst, keyboard walk)',
+    measured: suite
+      ? `${passed === tests && suite.exitCode === 0 ? 'green' : 'red'}: ${passed.toLocaleString('en-US')} of ${tests.toLocaleString('en-US')} tests passed in ${fmt(suite.seconds)} s (time scale ${suite.timeScale ?? '–'})`
+      : 'not measured',
+    met: suite ? suite.exitCode === 0 && passed === tests : undefined,
+  };
+}
+
+export function suiteSection(suite: SuiteResult | undefined, busySuite?: SuiteResult): string {
+  return `${oneSuiteSection(suite)}${busySuite ? `\n\n### Beside ${busySuite.busy} busy processes\n\n${oneSuiteSection(busySuite)}` : ''}`;
+}
+
+function oneSuiteSection(suite: SuiteResult | undefined): string {
   if (!suite) return 'Not measured in this run: `npm run bench -- --load` times it.';
-  return `test/bench/test-suite.ts ran \`bash scripts/test.sh\` (what \`npm test\` runs) once, after the
-other benchmarks, ${suite.onPostgres ? 'with TEST_DATABASE_URL set (the store tests ran on PostgreSQL too, as in CI)' : 'without TEST_DATABASE_URL (PGlite only, as a new user runs it)'}: ${fmt(suite.seconds)} s
-wall time, exit status ${suite.exitCode}.
+  const beside = suite.busy
+    ? `, beside ${suite.busy} busy processes (\`node -e\` spinning a loop, started before it)`
+    : '';
+  return `test/bench/test-suite.ts ran \`bash scripts/test.sh\` (what \`npm test\` runs) once${beside}
+(\`npm run bench -- --load\` runs it after the other benchmarks), ${suite.onPostgres ? 'with TEST_DATABASE_URL set (the store tests ran on PostgreSQL too, as in CI)' : 'without TEST_DATABASE_URL (PGlite only, as a new user runs it)'}: ${fmt(suite.seconds)} s
+wall time, exit status ${suite.exitCode}; every limit of the tests scaled by ${suite.timeScale ?? 'an unrecorded factor'} (the load it measured first).
 
 ${table(
   ['step', 'wall time'],
@@ -144,7 +204,7 @@ ${table(
 }
 
 if (isMain(import.meta.url)) {
-  const suite = await timeSuite();
+  const suite = await timeSuite(Number(option('--busy') ?? 0));
   console.log(suiteSection(suite));
   if (suite.log) console.log(`the failed run's output: ${suite.log}`);
   writeJson(suite);

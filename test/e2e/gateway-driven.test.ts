@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { scaled } from '../support/time-scale.js';
 import {
   autofillCard,
   type CheckoutChoice,
@@ -19,7 +20,7 @@ import {
 import { SHOPPERS_AT_ONCE, useStack } from './support/use-stack.js';
 
 const harness = useStack();
-const OUTCOME_WITHIN_MS = 15_000;
+const OUTCOME_WITHIN_MS = scaled(15_000);
 
 const MODES: [CheckoutChoice['challenge'], string][] = [
   ['Auto', 'auto'],

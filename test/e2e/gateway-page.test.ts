@@ -17,6 +17,7 @@ import type { FetchLike } from '../../server/src/gateway/index.js';
 import { TEST_CARDS } from '../../server/src/sandbox/index.js';
 import { ensureWidgetBuilt, widgetBundlePath } from '../../server/src/widget-build.js';
 import { createSession, listen, type Pair, startPair } from '../proof/support/proof.js';
+import { scaled } from '../support/time-scale.js';
 import { DESKTOP, launchBrowser } from './support/browser.js';
 import { payButton, typeCard } from './support/checkout-page.js';
 
@@ -108,7 +109,7 @@ describe('a gateway html page in Chromium', () => {
     const session = await createSession(pair.be.url);
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(scaled(20_000));
     const gatewayPages: { status: number; csp: string | undefined }[] = [];
     page.on('response', (r) => {
       if (r.url().includes('/gateway-page/')) {

@@ -20,6 +20,7 @@ import {
   type Sandbox,
   startSandbox,
 } from '../support/loopback-stack.js';
+import { scaled } from '../support/time-scale.js';
 import { CUSTOMER, uniqueOrderId } from '../support/widget-api-client.js';
 import { DESKTOP, launchBrowser } from './support/browser.js';
 import {
@@ -115,7 +116,7 @@ describe('the backend mounted at /pay of the shop’s own app, paid in Chromium'
 
   async function checkout(): Promise<{ page: Page; orderId: string }> {
     const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
-    page.setDefaultTimeout(20_000);
+    page.setDefaultTimeout(scaled(20_000));
     await page.goto(shop.url);
     await payButton(page).waitFor();
     const orderId = (await page.locator('#order').textContent()) ?? '';
@@ -123,7 +124,10 @@ describe('the backend mounted at /pay of the shop’s own app, paid in Chromium'
   }
 
   async function result(page: Page): Promise<string> {
-    await page.locator('#result').filter({ hasText: /\S/ }).waitFor({ timeout: 30_000 });
+    await page
+      .locator('#result')
+      .filter({ hasText: /\S/ })
+      .waitFor({ timeout: scaled(30_000) });
     return (await page.locator('#result').textContent()) ?? '';
   }
 

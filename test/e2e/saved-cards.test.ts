@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { scaled } from '../support/time-scale.js';
 import {
   answerChallenge,
   events,
@@ -20,7 +21,7 @@ const harness = useStack();
 
 /** The order's card reference, once the backend made it (it does so after the approval). */
 async function cardRefOf(orderId: string): Promise<{ id: string; last4: string } | undefined> {
-  for (let i = 0; i < 100; i++) {
+  for (const end = Date.now() + scaled(10_000); Date.now() < end; ) {
     const order = (await harness.order(orderId)) as { cardRef?: { id: string; last4: string } };
     if (order.cardRef) return order.cardRef;
     await new Promise((r) => setTimeout(r, 100));

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { scaled } from '../support/time-scale.js';
 import { screenshot } from './support/browser.js';
 import {
   answerChallenge,
@@ -67,7 +68,7 @@ describe('every sandbox scenario, paid on the demo shop', SHOPPERS_AT_ONCE, () =
 
   test('unknown-then-approved', async () => {
     const page = await pay('unknown-then-approved');
-    assert.match(await result(page, 60_000), /Payment approved/);
+    assert.match(await result(page, scaled(60_000)), /Payment approved/);
     assert.equal((await orderOf(page)).status, 'approved');
   });
 

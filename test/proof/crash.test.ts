@@ -104,7 +104,12 @@ describe('crash proofs: SIGKILL of the real process, restart on the same data', 
     });
     assert.equal(faults.status, 200);
     const paying = widget(token, 'POST', '/pay', PAY(card('approved').pan)).catch(() => null);
-    await new Promise((r) => setTimeout(r, 1_200));
+    // The sale is committed and its answer lost: the backend holds the order as unknown. (Not a
+    // fixed sleep, which a busy machine can overrun before the sale even leaves.)
+    await waitFor('the sale committed, its answer lost', async () => {
+      const order = await stack.merchantApi('GET', `/v1/orders/${orderId}`);
+      return (order.body as { status?: string }).status === 'unknown' ? true : undefined;
+    });
     stack.kill();
     await paying;
     await stack.restart();

@@ -1,8 +1,8 @@
 /**
- * Amounts the currency cannot hold (more decimals than it has, or none at all) are 400s naming
- * `amount`, on captures, returns and new sessions alike; attacked by hand against the in-process stack
- * (sandbox and backend on loopback HTTP), each case asserting that nothing changed: the order, its
- * operations, the stored rows and the sandbox's transactions.
+ * Amounts the currency cannot hold (more decimals than it has, or nothing at all) are 400s naming
+ * `amount`, on captures, returns and new sessions alike; attacked by hand against the in-process
+ * stack (sandbox and backend on loopback HTTP), each case asserting that nothing changed: the
+ * order, its operations, the stored rows and the sandbox's transactions.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -28,6 +28,7 @@ import {
   MERCHANT_API_KEY,
   SANDBOX_TABLES,
   type Sandbox,
+  scaled,
   snapshotTables,
   startSandbox,
 } from './support/proof.js';
@@ -140,7 +141,7 @@ describe('the demo relay cannot move a real gateway’s money', () => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), scaled(60_000));
     try {
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       assert.equal(code, 1, stderr);

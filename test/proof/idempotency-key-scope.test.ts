@@ -1,9 +1,9 @@
 /**
  * An Idempotency-Key's scope is one route of one order, however the path is spelled: other
  * spellings under the same key are no replay and no second refund, another order is another scope;
- * attacked by hand against the in-process stack
- * (sandbox and backend on loopback HTTP), each case asserting that nothing changed: the order, its
- * operations, the stored rows and the sandbox's transactions.
+ * attacked by hand against the in-process stack (sandbox and backend on loopback HTTP), each case
+ * asserting that nothing changed: the order, its operations, the stored rows and the sandbox's
+ * transactions.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

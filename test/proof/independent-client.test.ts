@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import OAuth from 'oauth-1.0a';
 import { type Sandbox, startSandbox } from '../support/loopback-stack.js';
+import { scaled } from '../support/time-scale.js';
 
 const PAY_JSON = 'application/vnd.pay+json';
 
@@ -121,7 +122,7 @@ async function finalStatus(
   clientOrderId: string,
   orderid: string,
 ): Promise<Record<string, string>> {
-  for (let i = 0; i < 400; i++) {
+  for (const end = Date.now() + scaled(4_000); Date.now() < end; ) {
     const body = ok(
       await post(`/api/v2/status/${endpointId}`, {
         login,
@@ -219,7 +220,7 @@ describe('an independent client drives every operation', () => {
       );
       const orderid = ack['paynet-order-id']!;
       assert.equal((await finalStatus(clientOrderId, orderid)).status, 'approved');
-      for (let i = 0; i < 400 && calls.length === 0; i++)
+      for (const end = Date.now() + scaled(4_000); Date.now() < end && calls.length === 0; )
         await new Promise((r) => setTimeout(r, 10));
       assert.equal(calls.length, 1);
       const { method, query } = calls[0]!;
@@ -533,7 +534,7 @@ describe('an independent client drives every operation', () => {
       'upload-method-url-result',
     );
     let acs: Record<string, string> = {};
-    for (let i = 0; i < 200 && !acs['acs-url']; i++) {
+    for (const end = Date.now() + scaled(2_000); Date.now() < end && !acs['acs-url']; ) {
       acs = await finalStatus(clientOrderId, orderid);
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -570,7 +571,7 @@ describe('an independent client drives every operation', () => {
 
 /** Status until a final status (3DS fields no longer stop the wait). */
 async function settled(clientOrderId: string, orderid: string) {
-  for (let i = 0; i < 400; i++) {
+  for (const end = Date.now() + scaled(4_000); Date.now() < end; ) {
     const body = await finalStatus(clientOrderId, orderid);
     if (['approved', 'declined', 'error', 'filtered'].includes(body.status!)) return body;
     await new Promise((r) => setTimeout(r, 10));

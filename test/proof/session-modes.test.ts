@@ -1,9 +1,9 @@
 /**
  * The modes a checkout session allows: hosted mode only from the merchant's origin, a direct-only
  * session refuses the hosted form and a hosted-only one the card; bad modes are 400s naming them;
- * attacked by hand against the in-process stack
- * (sandbox and backend on loopback HTTP), each case asserting that nothing changed: the order, its
- * operations, the stored rows and the sandbox's transactions.
+ * attacked by hand against the in-process stack (sandbox and backend on loopback HTTP), each case
+ * asserting that nothing changed: the order, its operations, the stored rows and the sandbox's
+ * transactions.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,9 +1,9 @@
 /**
  * What strangers can call is throttled per IP: failed merchant-API logins (the key checked before
  * the body is read), return pages and gateway callbacks, while other IPs and the merchant's valid
- * key go on; attacked by hand against the in-process stack
- * (sandbox and backend on loopback HTTP), each case asserting that nothing changed: the order, its
- * operations, the stored rows and the sandbox's transactions.
+ * key go on; attacked by hand against the in-process stack (sandbox and backend on loopback HTTP),
+ * each case asserting that nothing changed: the order, its operations, the stored rows and the
+ * sandbox's transactions.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

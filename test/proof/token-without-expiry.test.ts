@@ -1,8 +1,8 @@
 /**
  * A widget session token signed with the real secret but without an expiry is refused on every
- * widget route; attacked by hand against the in-process stack
- * (sandbox and backend on loopback HTTP), each case asserting that nothing changed: the order, its
- * operations, the stored rows and the sandbox's transactions.
+ * widget route; attacked by hand against the in-process stack (sandbox and backend on loopback
+ * HTTP), each case asserting that nothing changed: the order, its operations, the stored rows and
+ * the sandbox's transactions.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

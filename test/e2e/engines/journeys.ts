@@ -4,6 +4,7 @@
  * A journey asserts what the element shows and what the merchant API says of the order.
  */
 import assert from 'node:assert/strict';
+import { scaled } from '../../support/time-scale.js';
 import type { TestCard } from '../support/checkout-page.js';
 import type { Stack } from '../support/stack.js';
 import { type AxeRun, axe, formatViolations } from './a11y.js';
@@ -32,7 +33,7 @@ export interface Shopper {
 
 /** How long the element may take to show the gateway's outcome: the journeys' 15 s, with room
  * for three engines and the rest of the suite sharing two cores. */
-const OUTCOME_MS = 30_000;
+const OUTCOME_MS = scaled(30_000);
 
 const field = (name: string): Target => ({
   el: { host: 'pay-checkout', css: `input[name="${name}"]` },
@@ -142,7 +143,7 @@ const SAVED_CARD_READY: PageScript = `() => {
 
 /** The order's card reference once the backend made it (after the approval, in the background). */
 async function cardRefOf(s: Shopper, orderId: string): Promise<{ id: string; last4: string }> {
-  for (let i = 0; i < 100; i++) {
+  for (const end = Date.now() + scaled(10_000); Date.now() < end; ) {
     const { body } = await s.stack.merchantApi('GET', `/v1/orders/${orderId}`);
     const ref = (body as { cardRef?: { id: string; last4: string } | null }).cardRef;
     if (ref) return ref;
@@ -238,7 +239,7 @@ export const JOURNEYS: Journey[] = [
         stateWhere(`location.origin === ${JSON.stringify(s.shop.origin)} && s.notice && s.ready`),
         null,
         'the shop page again, the element’s notice and form',
-        15_000,
+        scaled(15_000),
       );
       // Restored from the back/forward cache (`pageshow` persisted) or loaded afresh: either way
       // the element asked the backend where the payment is.

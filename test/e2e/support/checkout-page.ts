@@ -2,6 +2,7 @@
  * What a shopper does on the demo shop, found by accessible role and name as a person finds them.
  */
 import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { scaled } from '../../support/time-scale.js';
 
 export interface TestCard {
   scenario: string;
@@ -101,7 +102,7 @@ export function payButton(page: Page): Locator {
 }
 
 /** The shop's result line (a polite live region), once it says something. */
-export async function result(page: Page, timeout = 30_000): Promise<string> {
+export async function result(page: Page, timeout = scaled(30_000)): Promise<string> {
   const status = page.locator('#result');
   await status.filter({ hasText: /\S/ }).waitFor({ timeout });
   return (await status.textContent()) ?? '';

@@ -13,6 +13,7 @@ import express from 'express';
 import helmet from 'helmet';
 import type { FrameLocator, Page } from 'playwright-core';
 import { widgetBundlePath } from '../../../server/src/widget-build.js';
+import { scaled } from '../../support/time-scale.js';
 import {
   challengeFrame,
   openCheckout,
@@ -25,8 +26,11 @@ import { freePort } from './stack.js';
 import { type Harness, useStack } from './use-stack.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
-/** The journeys' bound: the shopper sees the gateway's outcome this soon after it is known. */
-export const WITHIN_MS = 15_000;
+/**
+ * The journeys' bound: the shopper sees the gateway's outcome this soon after it is known (15 s on
+ * a quiet machine, times the run's time scale: test/support/time-scale.ts).
+ */
+export const WITHIN_MS = scaled(15_000);
 
 export type Mode = 'auto' | 'iframe' | 'redirect';
 export const MODES: Mode[] = ['auto', 'iframe', 'redirect'];
@@ -148,7 +152,7 @@ export function useShops(): Shops {
      * The element's own word: its result panel's title, or, when a failed attempt gave the form
      * back for another card, its notice (a decline's reads as the panel's title would).
      */
-    async outcome(page, timeout = 30_000) {
+    async outcome(page, timeout = scaled(30_000)) {
       const said = page.locator('pay-checkout').locator('[part="result"] h2, [part="notice"]');
       await said.first().waitFor({ timeout });
       const text = (await said.first().textContent()) ?? '';

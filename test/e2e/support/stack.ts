@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureWidgetBuilt } from '../../../server/src/widget-build.js';
 import { copyNewDataFolder } from '../../support/pglite-cache.js';
+import { scaled } from '../../support/time-scale.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 export const MERCHANT_API_KEY = 'e2e_merchant_api_key_0123456789';
@@ -86,7 +87,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child = proc;
-      const timer = setTimeout(() => reject(new Error(`the stack did not start:\n${log}`)), 60_000);
+      const timer = setTimeout(
+        () => reject(new Error(`the stack did not start:\n${log}`)),
+        scaled(60_000),
+      );
       const onData = (chunk: Buffer) => {
         log += chunk.toString();
         if (log.includes('Demo shop:')) {

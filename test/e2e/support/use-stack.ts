@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { scaled } from '../../support/time-scale.js';
 import { DESKTOP, launchBrowser } from './browser.js';
 import { type TestCard, testCards } from './checkout-page.js';
 import { saveFailure } from './failure-artefacts.js';
@@ -88,8 +89,8 @@ export function useStack(options: StackOptions | (() => Promise<StackOptions>) =
       // How long a step may wait for what it looks for (a field, a frame, a page). Not a claim
       // about the product: the journeys' own bounds (15 s to an outcome) are asserted apart.
       // Generous because a payment to its challenge holds the 10 s Method window, and two e2e
-      // files, three shoppers each, share two cores with Chromium.
-      page.setDefaultTimeout(45_000);
+      // files, three shoppers each, share two cores with Chromium. Times the run's time scale.
+      page.setDefaultTimeout(scaled(45_000));
       return page;
     },
   };

@@ -18,6 +18,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { scaled } from '../../../support/time-scale.js';
 import { bidiClick, bidiType } from './bidi-input.js';
 import { type EngineBinaries, requireBinary } from './binaries.js';
 import { killWithUs } from './processes.js';
@@ -85,7 +86,10 @@ async function start(firefox: string, scheme: Scheme): Promise<Running> {
 function listening(child: ChildProcess): Promise<string> {
   let output = '';
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Firefox did not listen:\n${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`Firefox did not listen:\n${output}`)),
+      scaled(60_000),
+    );
     // Read to the end (not only to the address), so a chatty Firefox never blocks on a full pipe.
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk.toString();

@@ -3,6 +3,7 @@
  * the shared polls of tab.ts, so each engine waits the same way whatever drives it.
  */
 import type { ElementHandle, Frame, Page } from 'puppeteer-core';
+import { scaled } from '../../../support/time-scale.js';
 import {
   callScript,
   DEFAULT_WAIT_MS,
@@ -65,7 +66,7 @@ export class PuppeteerTab implements Tab {
     this.#closeAll = closeAll;
     this.#left = this.#watchNavigations();
     // A step's own limit comes from waitFor; this bounds puppeteer's own calls (navigation).
-    page.setDefaultTimeout(45_000);
+    page.setDefaultTimeout(scaled(45_000));
   }
 
   #watchNavigations(): Promise<never> {

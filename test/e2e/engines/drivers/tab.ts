@@ -3,6 +3,7 @@
  * Firefox over WebDriver BiDi) or our WebDriver classic client (WebKitGTK). The journeys are
  * written once against these two interfaces.
  */
+import { scaled } from '../../../support/time-scale.js';
 
 /** One step to an element: a CSS selector, inside the open shadow root of `host` when given. */
 export interface Hop {
@@ -67,7 +68,7 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-export const DEFAULT_WAIT_MS = 30_000;
+export const DEFAULT_WAIT_MS = scaled(30_000);
 
 /**
  * How often a wait asks the page again. Each ask is one short synchronous script: a script still

@@ -7,6 +7,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
+import { scaled } from '../../../support/time-scale.js';
 import { freePort } from '../../support/stack.js';
 import { type EngineBinaries, requireBinary } from './binaries.js';
 import { killWithUs } from './processes.js';
@@ -56,7 +57,7 @@ async function startDriver(bins: EngineBinaries): Promise<{ url: string; process
         return status.value?.ready ? 'ready' : null;
       },
       `WebKitWebDriver on ${url}`,
-      20_000,
+      scaled(20_000),
     ).then((state) => {
       if (state === 'exited') throw new Error(`xvfb-run ${driver} exited with ${child.exitCode}`);
     });
@@ -200,10 +201,10 @@ export async function launchWebKit(bins: EngineBinaries): Promise<Engine> {
           },
         },
       },
-      timeouts: { pageLoad: 45_000, script: 15_000 },
+      timeouts: { pageLoad: scaled(45_000), script: scaled(15_000) },
       // MiniBrowser starts in a fifth of a second; on a loaded machine the driver has once waited
       // for one that never connected, and then answered nothing at all (not even a new session).
-      startMs: 20_000,
+      startMs: scaled(20_000),
     });
   /** A session; when the driver hangs starting MiniBrowser, a new driver and one more try. */
   const session = async (args: string[]) => {
