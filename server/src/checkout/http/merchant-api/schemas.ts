@@ -390,7 +390,11 @@ export const ListEventsQuery = z
     delivered: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((v) => v === 'true')
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          '`false`: not delivered (pending, given up, or kept with no WEBHOOK_URL: `delivery.state` tells which).',
+      }),
     ...PAGE,
   })
   .strict();
