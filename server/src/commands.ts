@@ -289,6 +289,7 @@ export async function runServer(
       publicUrl: config.publicUrl,
       allowedOrigins: config.allowedOrigins,
       ...(config.webhook ? { webhook: config.webhook } : {}),
+      eventRetentionDays: config.eventRetentionDays,
       database: config.databaseUrl
         ? { url: config.databaseUrl }
         : { dataDir: backendPgliteFolder(config) },

@@ -135,6 +135,13 @@ const flag = z
 /** Express's `trust proxy` setting: false (no proxy), a hop count, or trusted addresses. */
 export type TrustProxy = false | number | string[];
 
+/** How long events are kept (`GET /v1/events`) when the operator does not say. */
+export const DEFAULT_EVENT_RETENTION_DAYS = 30;
+
+/** Whole days, 1 to 3650 (ten years). */
+const DAYS = 'must be a whole number of days from 1 to 3650';
+const retentionDays = z.number({ error: DAYS }).int(DAYS).min(1, DAYS).max(3650, DAYS);
+
 /** The numeric merchant endpoint id of the gateway. */
 const endpointId = z.string().regex(/^\d{1,18}$/, 'must be the numeric endpoint id');
 
@@ -146,7 +153,16 @@ const originList = z
 
 // The rules the options object of `createPayCheckout` (library/options.ts) shares with the
 // environment variables.
-export { endpointId, httpUrl, LOG_LEVELS, originList, PROXY_TOKEN, publicUrlSchema, secret };
+export {
+  endpointId,
+  httpUrl,
+  LOG_LEVELS,
+  originList,
+  PROXY_TOKEN,
+  publicUrlSchema,
+  retentionDays,
+  secret,
+};
 
 /** Every variable, in the order they are checked (and documented in docs/backend.md#configuration). */
 const envSchema = z.object({
@@ -173,6 +189,10 @@ const envSchema = z.object({
   SANDBOX: z.preprocess(blankToUndefined, flag.default(false)),
   WEBHOOK_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   WEBHOOK_SECRET: z.preprocess(blankToUndefined, secret(16).optional()),
+  EVENT_RETENTION_DAYS: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: DAYS }).pipe(retentionDays).default(DEFAULT_EVENT_RETENTION_DAYS),
+  ),
   SANDBOX_PORT: z.preprocess(blankToUndefined, port.default(4000)),
   METRICS_TOKEN: z.preprocess(blankToUndefined, secret(16).optional()),
   MAX_CONNECTIONS: z.preprocess(
@@ -211,6 +231,11 @@ export interface CheckoutConfig {
   publicUrl: string;
   allowedOrigins: string[];
   webhook?: { url: string; secret: string } | undefined;
+  /**
+   * Days an event is kept for `GET /v1/events` (with or without `webhook`); then purged, unless
+   * still being retried. Default DEFAULT_EVENT_RETENTION_DAYS.
+   */
+  eventRetentionDays?: number | undefined;
   logLevel: LogLevel;
   /** Proxies allowed to name the client's IP (the 3DS `browserIP`, per-IP rate limits). */
   trustProxy?: TrustProxy | undefined;
@@ -243,6 +268,8 @@ export interface ServerConfig {
   publicUrl: string;
   allowedOrigins: string[];
   webhook?: { url: string; secret: string } | undefined;
+  /** EVENT_RETENTION_DAYS. */
+  eventRetentionDays: number;
   trustProxy: TrustProxy;
   metricsToken?: string | undefined;
   /**
@@ -330,6 +357,7 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     // The merchant page is on the backend's own origin by default (the demo page).
     allowedOrigins: e.ALLOWED_ORIGINS ?? [new URL(publicUrl).origin],
     webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET as string } : undefined,
+    eventRetentionDays: e.EVENT_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY ?? false,
     metricsToken: e.METRICS_TOKEN,
     maxConnections: e.MAX_CONNECTIONS,

@@ -78,6 +78,28 @@ describe('config', () => {
     assert.equal(config.logLevel, 'warn');
   });
 
+  it('EVENT_RETENTION_DAYS: 30 days by default, whole days from 1 to 3650, without WEBHOOK_URL too', () => {
+    assert.equal(parseServerConfig({}, { cwd: dir }).eventRetentionDays, 30);
+    assert.equal(
+      parseServerConfig({ EVENT_RETENTION_DAYS: ' ' }, { cwd: dir }).eventRetentionDays,
+      30,
+    );
+    assert.equal(
+      parseServerConfig({ EVENT_RETENTION_DAYS: '7' }, { cwd: dir }).eventRetentionDays,
+      7,
+    );
+    assert.equal(
+      parseServerConfig({ EVENT_RETENTION_DAYS: '3650' }, { cwd: dir }).eventRetentionDays,
+      3650,
+    );
+    for (const bad of ['0', '-1', '1.5', '3651', 'thirty', '30d', 'Infinity']) {
+      fails(
+        { EVENT_RETENTION_DAYS: bad },
+        'EVENT_RETENTION_DAYS: must be a whole number of days from 1 to 3650',
+      );
+    }
+  });
+
   it('names the missing or malformed variable in one line', () => {
     fails({ PORT: 'abc' }, 'PORT: must be a port number');
     fails({ PORT: '70000' }, 'PORT: must be a port number');

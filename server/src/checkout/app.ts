@@ -50,7 +50,7 @@ import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { expireDueSessions } from './payments/session-life.js';
 import { GATEWAY_PAGE_PATH, LAUNCH_PATH } from './payments/urls.js';
-import { deliverDueWebhooks } from './webhooks/webhooks.js';
+import { deliverDueWebhooks, EVENT_PURGE_EVERY_MS, purgeOldEvents } from './webhooks/webhooks.js';
 
 export interface CheckoutDeps {
   store: CheckoutStore;
@@ -80,6 +80,8 @@ export interface CheckoutApp {
   expireSessions(): Promise<number>;
   /** One webhook delivery pass (also run on a timer). */
   deliverWebhooks(): Promise<number>;
+  /** One purge of events past their retention (also run on a timer); answers how many went. */
+  purgeEvents(): Promise<number>;
   /** Stops timers and waits for background work; requests in flight are main.ts's to drain. */
   close(): Promise<void>;
 }
@@ -236,10 +238,12 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     timers.push(timer);
   };
   const deliverWebhooks = () => deliverDueWebhooks(ctx, deps.webhookFetch ?? fetch);
+  const purgeEvents = () => purgeOldEvents(ctx);
   if (deps.background !== false) {
     every(ctx.timing.reconcileEveryMs, 'reconciler', () => reconcileOnce(ctx));
     every(ctx.timing.reconcileEveryMs, 'session expiry', () => expireDueSessions(ctx));
     every(IDEMPOTENCY_PURGE_EVERY_MS, 'idempotency purge', () => purgeIdempotencyKeys(ctx));
+    every(EVENT_PURGE_EVERY_MS, 'event purge', purgeEvents);
     if (config.webhook) every(ctx.timing.webhookEveryMs, 'webhook sender', deliverWebhooks);
   }
 
@@ -249,6 +253,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     reconcile: (olderThanSeconds) => reconcileOnce(ctx, olderThanSeconds),
     expireSessions: () => expireDueSessions(ctx),
     deliverWebhooks,
+    purgeEvents,
     async close() {
       closing = true;
       for (const timer of timers) clearInterval(timer);

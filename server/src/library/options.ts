@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   type CheckoutConfig,
   ConfigError,
+  DEFAULT_EVENT_RETENTION_DAYS,
   endpointId,
   httpUrl,
   LOG_LEVELS,
@@ -16,6 +17,7 @@ import {
   PROXY_TOKEN,
   publicUrlSchema,
   requireHttps,
+  retentionDays,
   secret,
 } from '../config.js';
 import type { DatabaseOptions } from '../store/index.js';
@@ -47,6 +49,7 @@ const optionsSchema = z
       .object({ url: httpUrl, secret: secret(16) })
       .strict()
       .optional(),
+    eventRetentionDays: retentionDays.optional(),
     database: z
       .object({
         url: z
@@ -106,6 +109,11 @@ export interface PayCheckoutOptions {
   allowedOrigins?: string[];
   /** Where order events are POSTed, signed with `secret` (see `verifyWebhook`). */
   webhook?: { url: string; secret: string };
+  /**
+   * Days events are kept for `GET /v1/events`, with or without `webhook` (1 to 3650, default
+   * 30); older ones are purged, except one still being retried.
+   */
+  eventRetentionDays?: number;
   /** Where orders live: PostgreSQL, a PGlite folder, or memory (tests only: lost on exit). */
   database: { url: string; schema?: string } | { dataDir: string } | { memory: true };
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -181,6 +189,7 @@ export function resolveOptions(input: unknown, cwd: string = process.cwd()): Res
       // The shop's pages are on the backend's own origin by default (mounted in the shop's app).
       allowedOrigins: o.allowedOrigins ?? [new URL(o.publicUrl).origin],
       webhook: o.webhook,
+      eventRetentionDays: o.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS,
       logLevel: o.logLevel ?? 'info',
       trustProxy: o.trustProxy ?? false,
       testMode: o.testMode ?? false,

@@ -304,6 +304,19 @@ const webhookRedeliveredAt = `
 alter table merchant_webhooks add column redelivered_at timestamptz;
 `;
 
+/**
+ * Events are kept with no webhook endpoint too (`GET /v1/events` is a feed): such an event is
+ * `not_configured`, never due for delivery (the due index leaves it out) and never in the backlog.
+ * `created_at` is indexed for the retention purge.
+ */
+const eventsKept = `
+alter table merchant_webhooks add column not_configured boolean not null default false;
+drop index merchant_webhooks_due;
+create index merchant_webhooks_due on merchant_webhooks (next_attempt_at)
+  where delivered_at is null and failed_at is null and not not_configured;
+create index merchant_webhooks_created on merchant_webhooks (created_at);
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -322,4 +335,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '015-operation-card-ref', sql: operationCardRef },
   { id: '016-client-order-ids', sql: clientOrderIds },
   { id: '017-webhook-redelivered-at', sql: webhookRedeliveredAt },
+  { id: '018-events-kept', sql: eventsKept },
 ];

@@ -2,7 +2,8 @@
  * The outbox of webhooks to the merchant: enqueue (ideally in the same transaction as the state
  * change that causes it), then a sender takes due ones, posts them and marks each delivered or
  * failed with its next attempt. `due` leases what it returns (pushes `next_attempt_at` ahead), so
- * two instances polling at once do not send the same webhook twice.
+ * two instances polling at once do not send the same webhook twice. With no endpoint configured,
+ * events are kept all the same, `notConfigured`: listed, never due, purged after the retention.
  */
 import { randomUUID } from 'node:crypto';
 import { StoreError } from './errors.js';
@@ -38,6 +39,8 @@ export interface MerchantWebhook {
   createdAt: Date;
   /** When the merchant last asked for it again (redeliver): its retries count from then. */
   redeliveredAt: Date | null;
+  /** Kept while no webhook endpoint was configured: never sent (unless redelivered). */
+  notConfigured: boolean;
 }
 
 function mapWebhook(row: Record<string, unknown>): MerchantWebhook {
@@ -54,6 +57,7 @@ function mapWebhook(row: Record<string, unknown>): MerchantWebhook {
     lastError: toStringOrNull(row.last_error),
     createdAt: toDate(row.created_at),
     redeliveredAt: toDateOrNull(row.redelivered_at),
+    notConfigured: row.not_configured === true,
   };
 }
 
@@ -78,7 +82,8 @@ export function createWebhookRepository(q: Executor) {
       readBacklog(
         q,
         `select count(*)::int as n, extract(epoch from now() - min(created_at))::float as oldest
-           from merchant_webhooks where delivered_at is null and failed_at is null`,
+           from merchant_webhooks
+          where delivered_at is null and failed_at is null and not not_configured`,
       ),
 
     async enqueue(input: {
@@ -87,10 +92,12 @@ export function createWebhookRepository(q: Executor) {
       orderId?: string | null;
       /** Default: now. */
       notBefore?: Date;
+      /** No endpoint is configured: kept for `GET /v1/events`, never delivered. */
+      notConfigured?: boolean;
     }): Promise<MerchantWebhook> {
       const { rows } = await q.query(
-        `insert into merchant_webhooks (id, event, payload, order_id, next_attempt_at)
-         values ($1, $2, $3::jsonb, $4, coalesce($5::timestamptz, now())) returning *`,
+        `insert into merchant_webhooks (id, event, payload, order_id, next_attempt_at, not_configured)
+         values ($1, $2, $3::jsonb, $4, coalesce($5::timestamptz, now()), $6) returning *`,
         [
           randomUUID(),
           input.event,
@@ -98,6 +105,7 @@ export function createWebhookRepository(q: Executor) {
           json(sanitizeRecord(input.payload)),
           input.orderId ?? null,
           input.notBefore ?? null,
+          input.notConfigured === true,
         ],
       );
       if (!rows[0]) throw new StoreError('store-insert', 'Webhook insert returned no row');
@@ -113,7 +121,8 @@ export function createWebhookRepository(q: Executor) {
         `update merchant_webhooks set next_attempt_at = now() + make_interval(secs => $2)
          where id in (
            select id from merchant_webhooks
-           where delivered_at is null and failed_at is null and next_attempt_at <= now()
+           where delivered_at is null and failed_at is null and not not_configured
+             and next_attempt_at <= now()
            order by next_attempt_at, id limit $1
            for update skip locked)
          returning *`,
@@ -192,17 +201,39 @@ export function createWebhookRepository(q: Executor) {
     },
 
     /**
-     * Sends the event again now, delivered or given up before: the usual retries follow, counted
-     * from now (`attempts` from 0, the retry window from `redelivered_at`).
+     * Sends the event again now, delivered, given up before or kept with no endpoint: the usual
+     * retries follow, counted from now (`attempts` from 0, the retry window from `redelivered_at`).
      */
     async redeliver(id: string): Promise<MerchantWebhook | null> {
       const { rows } = await q.query(
         `update merchant_webhooks set delivered_at = null, failed_at = null, last_error = null,
-           next_attempt_at = now(), attempts = 0, redelivered_at = now()
+           next_attempt_at = now(), attempts = 0, redelivered_at = now(), not_configured = false
          where id = $1 returning *`,
         [id],
       );
       return rows[0] ? mapWebhook(rows[0]) : null;
+    },
+
+    /**
+     * Deletes the events made more than `days` days ago that are done with: delivered, given up,
+     * or kept with no endpoint. One still being retried stays until it is delivered or given up.
+     * In batches of `batch`, so a first purge of a large table holds no long lock; answers how
+     * many went.
+     */
+    async purgeOlderThan(days: number, batch = 1000): Promise<number> {
+      let purged = 0;
+      for (;;) {
+        const { rowCount } = await q.query(
+          `delete from merchant_webhooks where id in (
+             select id from merchant_webhooks
+             where created_at < now() - make_interval(days => $1)
+               and (delivered_at is not null or failed_at is not null or not_configured)
+             limit $2)`,
+          [days, batch],
+        );
+        purged += rowCount;
+        if (rowCount < batch) return purged;
+      }
     },
 
     async forOrder(orderId: string): Promise<MerchantWebhook[]> {

@@ -38,6 +38,11 @@ describe('createPayCheckout options', () => {
     assert.equal(config.logLevel, 'info');
     assert.equal(config.trustProxy, false);
     assert.equal(config.webhook, undefined);
+    assert.equal(config.eventRetentionDays, 30);
+    assert.equal(
+      resolveOptions({ ...VALID, eventRetentionDays: 90 }).config.eventRetentionDays,
+      90,
+    );
     assert.deepEqual(database, { url: 'postgres://db.example/shop', schema: undefined });
   });
 
@@ -93,6 +98,12 @@ describe('createPayCheckout options', () => {
       'trustProxy',
       'must be false, a hop count, or proxy addresses, subnets or names (loopback, linklocal, uniquelocal)',
     );
+    for (const days of [0, 1.5, 3651, '30'])
+      rejects(
+        { ...VALID, eventRetentionDays: days },
+        'eventRetentionDays',
+        'must be a whole number of days from 1 to 3650',
+      );
     rejects(
       { ...VALID, logLevel: 'loud' },
       'logLevel',

@@ -86,5 +86,67 @@ for (const engine of engines()) {
       assert.equal(new Set(taken).size, taken.length);
       assert.deepEqual([...taken].sort(), [...ids].sort());
     });
+
+    /** Makes an event `days` days old, as the retention purge sees it. */
+    const backdate = (id: string, days: number) =>
+      store.db.query(
+        `update merchant_webhooks
+         set created_at = now() - make_interval(days => $2), next_attempt_at = now() - interval '1 hour'
+         where id = $1`,
+        [id, days],
+      );
+
+    test('kept with no endpoint: listed, never due, not in the backlog; a redelivery sends it', async () => {
+      const backlog = (await store.webhooks.undeliveredBacklog()).count;
+      const kept = await store.webhooks.enqueue({
+        event: 'order.approved',
+        payload: { id: 'event-kept-1', data: { order: { orderId: 'KEPT-1' } } },
+        orderId: null,
+        notConfigured: true,
+      });
+      assert.equal(kept.notConfigured, true);
+      await backdate(kept.id, 0);
+      assert.equal((await store.webhooks.undeliveredBacklog()).count, backlog);
+      assert.ok(!(await store.webhooks.due({ limit: 100 })).some((w) => w.id === kept.id));
+      const page = await store.webhooks.list({ orderId: 'KEPT-1', limit: 10 });
+      assert.deepEqual(
+        page.events.map((e) => [e.id, e.notConfigured, e.attempts, e.deliveredAt, e.failedAt]),
+        [[kept.id, true, 0, null, null]],
+      );
+      const again = await store.webhooks.redeliver(kept.id);
+      assert.equal(again?.notConfigured, false);
+      assert.ok((await store.webhooks.due({ limit: 100 })).some((w) => w.id === kept.id));
+    });
+
+    test('the purge deletes done-with events past the retention, never a younger one or one still retried', async () => {
+      const make = (notConfigured = false) =>
+        store.webhooks.enqueue({ event: 'order.approved', payload: {}, notConfigured });
+      const oldKept = await make(true);
+      const oldDelivered = await make();
+      await store.webhooks.markDelivered(oldDelivered.id);
+      const oldFailed = await make();
+      await store.webhooks.markFailed(oldFailed.id, { error: 'HTTP 500', retryAt: null });
+      const oldRetried = await make();
+      const youngKept = await make(true);
+      const youngDelivered = await make();
+      await store.webhooks.markDelivered(youngDelivered.id);
+      for (const old of [oldKept, oldDelivered, oldFailed, oldRetried]) await backdate(old.id, 31);
+      for (const young of [youngKept, youngDelivered]) await backdate(young.id, 29);
+      // Made 31 days ago, asked for again today: within its retry window.
+      await store.webhooks.redeliver(oldRetried.id);
+
+      // Batches of 2: the purge goes on until a batch comes back short.
+      assert.equal(await store.webhooks.purgeOlderThan(30, 2), 3);
+      const left = async (id: string) => (await store.webhooks.get(id)) !== null;
+      assert.deepEqual(
+        await Promise.all([oldKept, oldDelivered, oldFailed].map((w) => left(w.id))),
+        [false, false, false],
+      );
+      assert.deepEqual(
+        await Promise.all([oldRetried, youngKept, youngDelivered].map((w) => left(w.id))),
+        [true, true, true],
+      );
+      assert.equal(await store.webhooks.purgeOlderThan(30), 0);
+    });
   });
 }

@@ -4,8 +4,14 @@
  * signed (webhook-signature.ts), retrying with exponential backoff capped at an hour, for three
  * days (nextTry). Rows are claimed with
  * `for update skip locked` and a lease, so several instances never post one event together.
+ *
+ * With no WEBHOOK_URL, events are written all the same, marked not configured: `GET /v1/events`
+ * is then a feed the shop polls, and the sender never tries them (nor does it once a URL is
+ * configured later: only what is made from then on is sent). Every event is purged once older
+ * than the retention (purgeOldEvents), unless still being retried.
  */
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_EVENT_RETENTION_DAYS } from '../../config.js';
 import type { CheckoutRepositories, MerchantWebhook, Order } from '../../store/index.js';
 import type { Context, Timing } from '../context.js';
 import { merchantOrderView } from '../payments/views.js';
@@ -24,7 +30,7 @@ export interface WebhookEvent {
 export type Outbox = Pick<CheckoutRepositories, 'webhooks'>;
 
 /**
- * Queues `order.<status>` when a webhook URL is configured; a no-op otherwise. `outbox`: the
+ * Queues `order.<status>` (kept, not delivered, when no webhook URL is configured). `outbox`: the
  * transaction of the status change, so that the change and its event commit together.
  */
 export async function enqueueOrderWebhook(
@@ -33,7 +39,6 @@ export async function enqueueOrderWebhook(
   outbox: Outbox = ctx.store,
   attempts?: readonly Order[],
 ): Promise<void> {
-  if (!ctx.config.webhook) return;
   await enqueueEvent(
     ctx,
     `order.${order.status}`,
@@ -50,7 +55,6 @@ export async function enqueueEvent(
   orderId: string | null,
   outbox: Outbox = ctx.store,
 ): Promise<void> {
-  if (!ctx.config.webhook) return;
   const event: WebhookEvent = {
     id: randomUUID(),
     type,
@@ -58,7 +62,12 @@ export async function enqueueEvent(
     livemode: !ctx.config.testMode,
     data,
   };
-  await outbox.webhooks.enqueue({ event: type, payload: { ...event }, orderId });
+  await outbox.webhooks.enqueue({
+    event: type,
+    payload: { ...event },
+    orderId,
+    notConfigured: !ctx.config.webhook,
+  });
 }
 
 async function deliver(ctx: Context, row: MerchantWebhook, fetchImpl: typeof fetch): Promise<void> {
@@ -129,4 +138,17 @@ export async function deliverDueWebhooks(
   const rows = await ctx.store.webhooks.due({ limit: 20, leaseSeconds });
   await Promise.all(rows.map((row) => deliver(ctx, row, fetchImpl)));
   return rows.length;
+}
+
+/** How often the background timer purges events past their retention. */
+export const EVENT_PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes the events older than the retention (`eventRetentionDays`) that are done with:
+ * delivered, given up, or kept with no endpoint. One still being retried is kept until it is.
+ */
+export function purgeOldEvents(ctx: Context): Promise<number> {
+  return ctx.store.webhooks.purgeOlderThan(
+    ctx.config.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS,
+  );
 }

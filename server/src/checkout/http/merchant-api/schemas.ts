@@ -390,7 +390,11 @@ export const ListEventsQuery = z
     delivered: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((v) => v === 'true')
-      .optional(),
+      .optional()
+      .meta({
+        description:
+          '`false`: not delivered (pending, given up, or kept with no WEBHOOK_URL: `delivery.state` tells which).',
+      }),
     ...PAGE,
   })
   .strict();
@@ -409,6 +413,10 @@ export const Event = z
     livemode: z.boolean().optional(),
     data: z.record(z.string(), z.unknown()),
     delivery: z.object({
+      state: z.enum(['pending', 'delivered', 'failed', 'not-configured']).meta({
+        description:
+          '`pending`: being sent (see `nextAttemptAt`); `delivered`; `failed`: given up after the retries; `not-configured`: made while no WEBHOOK_URL was set, kept for this list and never sent (not when a WEBHOOK_URL is set later either, unless POST .../redeliver asks for it).',
+      }),
       delivered: z.boolean(),
       deliveredAt: z.iso.datetime().nullable(),
       attempts: z.number().int(),
@@ -422,7 +430,8 @@ export const Event = z
     }),
   })
   .meta({
-    description: 'An event as it is delivered to WEBHOOK_URL, and how its delivery stands.',
+    description:
+      'An event as it is delivered to WEBHOOK_URL (or kept, with no WEBHOOK_URL), and how its delivery stands.',
   });
 
 export const EventList = z.object({ events: z.array(Event), nextCursor: z.string().nullable() });
