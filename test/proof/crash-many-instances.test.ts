@@ -49,7 +49,7 @@ import {
 } from './support/proof.js';
 
 const SEED = Number(process.env.CRASH_SEED ?? Math.floor(Math.random() * 1e9));
-const SESSIONS = Number(process.env.CRASH_SESSIONS ?? 10);
+const SESSIONS = Number(process.env.CRASH_SESSIONS ?? 16);
 const CONCURRENCY = 4;
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -350,7 +350,7 @@ describe(`crash proof: instances SIGKILLed at random on one store (${DATABASE_UR
     const killRandom = prng(SEED ^ 0x5eed);
     const killer = (async () => {
       while (driving) {
-        await sleep(800 + killRandom() * 1_700);
+        await sleep(400 + killRandom() * 1_000);
         if (!driving) break;
         const up = live();
         // On PostgreSQL one instance stays up; PGlite's only instance goes down and comes back.
