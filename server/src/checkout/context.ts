@@ -49,6 +49,13 @@ export interface Timing {
   webhookTimeoutMs: number;
   /** After a capture, void or return: how long to follow the gateway for its answer. */
   operationFollowMs: number;
+  /**
+   * How long a gateway call claimed in the store and not yet answered (a 3DS upload, a capture,
+   * void or return) may still be on its way: longer than the gateway client's timeout (30 s),
+   * after which that call has ended one way or the other, or its instance is dead. Only then may
+   * another instance (or request) pick the claim up and find out whether to send it again.
+   */
+  sendLeaseMs: number;
 }
 
 export const DEFAULT_TIMING: Timing = {
@@ -68,6 +75,7 @@ export const DEFAULT_TIMING: Timing = {
   webhookRetryForMs: 3 * 24 * 3_600_000,
   webhookTimeoutMs: 10_000,
   operationFollowMs: 15_000,
+  sendLeaseMs: 45_000,
 };
 
 /** Which order (or merchant operation) a gateway call belongs to, for the exchange history. */

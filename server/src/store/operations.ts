@@ -282,17 +282,21 @@ export function createOperationRepository(q: Executor) {
       return rows.map(mapOperation);
     },
 
-    /** Moves the status to `to` only from one of `from`, with `patch`; `won` says if it happened. */
+    /**
+     * Moves the status to `to` only from one of `from` (and, given `version`, only from that
+     * version: nothing else changed it since it was read), with `patch`; `won` says if it happened.
+     */
     async transition(
       id: string,
-      change: { from: readonly string[]; to: string; patch?: OperationPatch },
+      change: { from: readonly string[]; to: string; version?: number; patch?: OperationPatch },
     ): Promise<{ won: boolean; operation: MerchantOperation | null }> {
-      const { sql, params } = assignments({ ...change.patch }, PATCH_COLUMNS, 3);
+      const { sql, params } = assignments({ ...change.patch }, PATCH_COLUMNS, 4);
       const won = await one(
         `update merchant_operations set status = $2, ${sql.map((s) => `${s}, `).join('')}
            updated_at = now(), version = version + 1
-         where id = $1 and status = any($3::text[]) returning *`,
-        [id, change.to, [...change.from], ...params],
+         where id = $1 and status = any($3::text[]) and ($4::int is null or version = $4)
+         returning *`,
+        [id, change.to, [...change.from], change.version ?? null, ...params],
       );
       return won ? { won: true, operation: won } : { won: false, operation: await get(id) };
     },

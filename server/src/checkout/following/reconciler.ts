@@ -12,7 +12,7 @@ import { GatewayError } from '../../gateway/index.js';
 import type { MerchantOperation, MerchantOperationKind, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { pollOperation, pollPayout } from '../operations/follow-operation.js';
-import { pollMoneyOp } from '../operations/money-ops.js';
+import { pollMoneyOp, resendIfNeverArrived } from '../operations/money-ops.js';
 import { markAnswerLost } from '../operations/operations-status.js';
 import { reverseDue } from '../payments/attempts.js';
 import { saveDueCards } from '../saved-cards/save-consented.js';
@@ -49,9 +49,11 @@ async function reconcileOrder(ctx: Context, order: Order): Promise<void> {
  * A capture, void or return the reconciler finds still `new` was reserved by a request that never
  * finished (its instance died between reserving and recording the send): it may or may not have
  * reached the gateway. It is `unknown` from now on, so that an equal earlier one is never taken
- * for it (pollMoneyOp) and a person can resolve it; left `new`, it held its order for good. The
- * reconciler looks only at operations untouched for reconcileAfterSeconds (60 s), longer than a
- * live request waits for the gateway (30 s).
+ * for it (pollMoneyOp); left `new`, it held its order for good. An `unknown` one is asked by the
+ * order's status, and sent again only when that status proves the gateway never took it
+ * (money-ops.ts, resendIfNeverArrived), so one that never arrived settles within a pass or two
+ * rather than hold its order for good. The reconciler looks only at operations untouched for
+ * reconcileAfterSeconds (60 s), longer than a live request waits for the gateway (30 s).
  */
 async function reconcileMoneyOp(
   ctx: Context,
@@ -61,7 +63,7 @@ async function reconcileMoneyOp(
     operation.status === 'new'
       ? await markAnswerLost(ctx, operation, new Error('reserved, never recorded as sent'))
       : operation;
-  return pollMoneyOp(ctx, settled);
+  return resendIfNeverArrived(ctx, await pollMoneyOp(ctx, settled));
 }
 
 /**

@@ -6,11 +6,13 @@
  * amounts move only when the gateway approved, exactly once (compare-and-set on the operation).
  */
 import { randomUUID } from 'node:crypto';
-import { GatewayError } from '../../gateway/index.js';
+import { GatewayError, type StatusResponse } from '../../gateway/index.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutRepositories, MerchantOperation, Order } from '../../store/index.js';
 import { type Context, inScope } from '../context.js';
 import { conflict, conflictForNow, HttpError, notFound } from '../errors.js';
+import { isFinalStatus } from '../following/next-action.js';
+import { statusMismatch } from '../following/status-match.js';
 import { followUntilFinal, pollOperation } from './follow-operation.js';
 import { finalizeOperation, markAnswerLost } from './operations-status.js';
 
@@ -88,7 +90,7 @@ async function reserveMoneyOp(
   kind: MoneyOpKind,
   requestedMinor: number | undefined,
   keyId: string | undefined,
-): Promise<{ order: Order; operation: MerchantOperation; partial: boolean; earlier: boolean }> {
+): Promise<{ order: Order; operation: MerchantOperation; earlier: boolean }> {
   return ctx.store.transaction(async (tx) => {
     const order = await tx.orders.lockForMoneyOperation(orderRowId);
     if (!order) throw notFound('Order');
@@ -105,7 +107,7 @@ async function reserveMoneyOp(
             'This Idempotency-Key was used with a different body',
           );
         }
-        return { order, operation: earlier, partial: false, earlier: true };
+        return { order, operation: earlier, earlier: true };
       }
     }
     const pending = await tx.operations.pendingMoneyOpOf(order.id);
@@ -126,12 +128,7 @@ async function reserveMoneyOp(
         requestedMinor: requestedMinor ?? null,
       },
     });
-    return {
-      order,
-      operation,
-      partial: kind !== 'void' && requestedMinor !== undefined && !releasesHold,
-      earlier: false,
-    };
+    return { order, operation, earlier: false };
   });
 }
 
@@ -172,7 +169,7 @@ export async function runMoneyOp(
   requestedMinor: number | undefined,
   keyId?: string,
 ): Promise<{ order: Order; operation: MerchantOperation }> {
-  const { order, operation, partial, earlier } = await reserveMoneyOp(
+  const { order, operation, earlier } = await reserveMoneyOp(
     ctx,
     loaded.id,
     kind,
@@ -180,16 +177,56 @@ export async function runMoneyOp(
     keyId,
   );
   if (earlier) return { order, operation: await resumeEarlier(ctx, operation) };
-  const amountMinor = operation.amountMinor as number;
+  const sent = await sendMoneyOp(ctx, operation);
+  if (sent.kind === 'refused') {
+    throw conflict(`The gateway refused the ${kind}: ${sent.reason ?? 'no reason given'}`);
+  }
+  // Unknown outcome: the operation stays pending and the reconciler asks the gateway. It is
+  // answered (202 `unknown`), not thrown: a 502 would release the Idempotency-Key, and the
+  // merchant's retry would move the money a second time.
+  if (sent.kind === 'lost') return { order, operation: sent.operation };
+  const settled = await followMoneyOp(ctx, sent.operation, ctx.timing.operationFollowMs);
+  return { order: (await ctx.store.orders.get(order.id)) ?? order, operation: settled };
+}
+
+/**
+ * Whether the operation asks for part of the amount (sent with `amount` and `currency`); read
+ * from what reserveMoneyOp recorded, so that a resend asks exactly what the first send asked.
+ */
+function isPartial(operation: MerchantOperation): boolean {
+  return (
+    operation.kind !== 'void' &&
+    operation.data.requestedMinor !== null &&
+    operation.data.requestedMinor !== undefined &&
+    operation.data.releasesHold !== true
+  );
+}
+
+type SendOutcome =
+  /** The gateway took it (`processing`): its status tells the end. */
+  | { kind: 'sent'; operation: MerchantOperation }
+  /** The gateway refused it: final `error`, nothing moved. */
+  | { kind: 'refused'; operation: MerchantOperation; reason: string | undefined }
+  /** Its answer was lost: `unknown` until a status says otherwise. */
+  | { kind: 'lost'; operation: MerchantOperation };
+
+/**
+ * Sends a reserved (`new`) capture, void or return to the gateway once, everything the request
+ * needs taken from the operation as recorded, and records how it went.
+ */
+async function sendMoneyOp(ctx: Context, operation: MerchantOperation): Promise<SendOutcome> {
+  const kind = operation.kind as MoneyOpKind;
+  const currency = operation.currency as string;
+  const orderRowId = String(operation.data.orderRowId ?? '');
   const request = {
-    client_orderid: order.clientOrderId,
-    orderid: order.gatewayOrderId as string,
-    ...(partial
-      ? { amount: fromMinorUnits(amountMinor, order.currency), currency: order.currency }
+    client_orderid: String(operation.data.orderId ?? ''),
+    orderid: operation.gatewayOrderId as string,
+    ...(isPartial(operation)
+      ? { amount: fromMinorUnits(operation.amountMinor as number, currency), currency }
       : {}),
   };
   try {
-    await inScope(ctx, { orderId: order.id, operationId: operation.id }, () =>
+    await inScope(ctx, { orderId: orderRowId, operationId: operation.id }, () =>
       kind === 'capture'
         ? ctx.gateway.capture(request)
         : kind === 'void'
@@ -201,27 +238,104 @@ export async function runMoneyOp(
     );
   } catch (error) {
     if (error instanceof GatewayError && error.code === 'gateway-validation') {
-      await finalizeOperation(ctx, operation, 'error', {
+      const refused = await finalizeOperation(ctx, operation, 'error', {
         reason: error.errorMessage,
         errorCode: error.errorCode,
       });
-      throw conflict(`The gateway refused the ${kind}: ${error.errorMessage ?? 'no reason given'}`);
+      return { kind: 'refused', operation: refused, reason: error.errorMessage };
     }
-    // Unknown outcome: the operation stays pending and the reconciler asks the gateway. It is
-    // answered (202 `unknown`), not thrown: a 502 would release the Idempotency-Key, and the
-    // merchant's retry would move the money a second time.
-    return { order, operation: await markAnswerLost(ctx, operation, error) };
+    return { kind: 'lost', operation: await markAnswerLost(ctx, operation, error) };
   }
   const moved = await ctx.store.operations.transition(operation.id, {
     from: ['new'],
     to: 'processing',
   });
-  const settled = await followMoneyOp(
-    ctx,
-    moved.operation ?? operation,
-    ctx.timing.operationFollowMs,
+  return { kind: 'sent', operation: moved.operation ?? operation };
+}
+
+/**
+ * Whether a status answer of the operation's order proves that the gateway never took this
+ * operation. Our captures, voids and returns of one order are serialised (reserveMoneyOp: one
+ * pending at a time), and the gateway's status of a transaction describes its latest operation
+ * (its type and amount, `processing` while it runs). So while this one is pending, a final status
+ * that describes something else (the sale or preauth itself, an earlier capture, a return of
+ * another amount) says that this one never arrived: had it, it would be the latest. Only positive
+ * evidence counts: a status without a transaction type, or of this kind without an amount, or
+ * still processing, proves nothing. A final twin (an earlier operation of the same kind and
+ * amount) is excluded before (pollMoneyOp): its status cannot be told from this one's.
+ */
+function showsNeverArrived(operation: MerchantOperation, status: StatusResponse): boolean {
+  if (!isFinalStatus(status.status)) return false;
+  if (statusMismatch(status, { gatewayOrderId: operation.gatewayOrderId })) return false;
+  const type = status.transactionType?.toLowerCase();
+  if (!type) return false;
+  if (type !== operation.kind) return true;
+  if (!status.amount) return false;
+  return (
+    statusMismatch(status, {
+      gatewayOrderId: null,
+      amountMinor: operation.amountMinor,
+      currency: operation.currency,
+    }) !== undefined
   );
-  return { order: (await ctx.store.orders.get(order.id)) ?? order, operation: settled };
+}
+
+/**
+ * A capture, void or return still `unknown` once its lease is over (sendLeaseMs since its last
+ * send began, longer than the gateway client's timeout) and the status poll did not settle it: sent again when the gateway's status proves it never
+ * took it (showsNeverArrived), else left for the next pass. This is what settles one that never
+ * reached the gateway (its instance died after reserving it, the gateway was unreachable, the
+ * request was lost on its way), a late approval's reversal included.
+ *
+ * Why it is never applied twice:
+ *  - the proof: a status asked after every earlier send of it has ended (the lease) that
+ *    describes another operation shows none of them arrived, since this one would be the latest;
+ *  - the resend is claimed first, `unknown` to `new` compare-and-set on the version read before
+ *    the status was asked: of instances racing, one sends; and one whose status was read before
+ *    another's resend left finds the version moved and sends nothing;
+ *  - a resend that dies or loses its answer is `unknown` again, and waits for a new lease and a
+ *    new proof; one the gateway refuses ends as `error` (nothing moved).
+ */
+export async function resendIfNeverArrived(
+  ctx: Context,
+  operation: MerchantOperation,
+): Promise<MerchantOperation> {
+  if (operation.status !== 'unknown' || !operation.gatewayOrderId) return operation;
+  // Its last send began when it was reserved, or when its last resend was claimed, and ended
+  // within the gateway client's timeout: past the lease, none is still on its way.
+  const lastSendAt =
+    typeof operation.data.resentAt === 'number'
+      ? operation.data.resentAt
+      : operation.createdAt.getTime();
+  if (Date.now() - lastSendAt < ctx.timing.sendLeaseMs) return operation;
+  if (await ctx.store.operations.hasFinalTwin(operation)) return operation;
+  let status: StatusResponse;
+  try {
+    status = await inScope(ctx, { operationId: operation.id }, () =>
+      ctx.gateway.status({
+        client_orderid: String(operation.data.orderId ?? ''),
+        orderid: operation.gatewayOrderId as string,
+      }),
+    );
+  } catch (error) {
+    ctx.logger.warn({ err: error, operationId: operation.id }, 'operation status poll failed');
+    return operation;
+  }
+  if (!showsNeverArrived(operation, status)) return operation;
+  const resends = Number(operation.data.resends ?? 0) + 1;
+  const claim = await ctx.store.operations.transition(operation.id, {
+    from: ['unknown'],
+    to: 'new',
+    version: operation.version,
+    patch: { data: { ...operation.data, resends, resentAt: Date.now() } },
+  });
+  if (!claim.won || !claim.operation) return claim.operation ?? operation;
+  ctx.logger.warn(
+    { operationId: operation.id, kind: operation.kind, orderId: operation.data.orderId, resends },
+    'the gateway status shows this operation never arrived; sending it again',
+  );
+  const sent = await sendMoneyOp(ctx, claim.operation);
+  return sent.kind === 'sent' ? pollMoneyOp(ctx, sent.operation) : sent.operation;
 }
 
 /**

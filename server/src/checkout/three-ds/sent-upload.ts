@@ -1,5 +1,5 @@
 /**
- * A 3DS upload whose outcome is unknown: we sent it, but the answer was lost (timeout, broken
+ * A 3DS upload whose outcome is unknown: we claimed it (and may have sent it: see leaseUntil), but the answer was lost (timeout, broken
  * connection, dropped answer, 5xx). Like a sale whose answer was lost, it may or may not have
  * happened, so the browser step is over (its result is in our hands, the browser is never asked
  * again) and the gateway's status decides: once the status has moved past the step the gateway
@@ -41,10 +41,18 @@ export type UploadPayload =
   | { kind: 'pares'; key: string; paRes: string; md?: string | undefined };
 
 export type SentUpload = UploadPayload & {
-  /** When it was last sent (ms since epoch). */
+  /** When it was last sent, or claimed to be sent (ms since epoch). */
   sentAt: number;
-  /** How many times it was sent. */
+  /** How many times it was sent (or claimed to be). */
   sends: number;
+  /**
+   * Written ahead, with the claim, before the upload leaves (ms since epoch): until then the
+   * claiming instance may still be sending it, so nobody else does. Past it with the record still
+   * there, that instance died between its claim and the gateway's answer (or lost the answer and
+   * died before noting so), and the upload counts as sent with its answer lost: the status decides
+   * whether it is sent again. Absent once an answer was lost and noted (recordSent).
+   */
+  leaseUntil?: number;
 };
 
 /** Reads a stored SentUpload back; anything unrecognisable counts as none. */
@@ -85,5 +93,9 @@ export function gatewayStillAwaits(
 }
 
 export function resendDue(sent: SentUpload, now: number): boolean {
-  return sent.sends < UPLOAD_MAX_SENDS && now - sent.sentAt >= UPLOAD_RESEND_AFTER_MS;
+  return (
+    sent.sends < UPLOAD_MAX_SENDS &&
+    now - sent.sentAt >= UPLOAD_RESEND_AFTER_MS &&
+    now >= (sent.leaseUntil ?? 0)
+  );
 }

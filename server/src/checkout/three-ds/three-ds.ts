@@ -2,7 +2,11 @@
  * The browser's 3-D Secure results, uploaded to the gateway: the 3DS Method result (from the
  * widget), the CRes of a 3DS 2 challenge and the PaRes of 3DS 1.0.2 (both posted by the ACS to
  * our return page). Each step is claimed on the order with compare-and-set before the upload, so
- * a double submit or a replayed post uploads nothing twice. A failed upload is then one of:
+ * a double submit or a replayed post uploads nothing twice. The claim writes the upload ahead, as
+ * sent (sent-upload.ts, with a lease): an instance that dies between its claim and the gateway's
+ * answer leaves it recorded, and whoever follows the order next (the shopper's widget on any
+ * instance, the reconciler) sends it again once the lease is over and the gateway's status still
+ * asks for it. Answered, the record goes. A failed upload is then one of:
  *  - refused (the gateway said no, refusal.ts): a 3DS Method result's claim is given back so the
  *    browser may retry; a CRes or PaRes is never retried (its CReq/PaReq is used up): the order
  *    waits on the gateway's status;
@@ -70,7 +74,41 @@ async function recordSent(
   return current;
 }
 
-/** Sends a claimed upload once and says how it went; an unknown outcome is recorded as sent. */
+/**
+ * The record a claim writes before its upload leaves: sent once, its answer not in yet. Until
+ * `leaseUntil` the claimer may still be sending it (the gateway client gives up well before), so
+ * no one else sends it; after it, only a status that still asks for this very upload makes anyone
+ * send it again (applyStatus, resendLostUpload).
+ */
+function claimedUpload(ctx: Context, payload: UploadPayload, sends: number): SentUpload {
+  const now = Date.now();
+  return { ...payload, sentAt: now, sends, leaseUntil: now + ctx.timing.sendLeaseMs };
+}
+
+/**
+ * The gateway answered send number `sends` (took it, or refused it): its record goes. Lost to
+ * another writer: done on that writer's version, unless the record is gone or is another send's.
+ */
+async function clearSent(ctx: Context, order: Order, sends: number): Promise<Order> {
+  let current = order;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const flow = readFlow(current);
+    if (!flow.sent || flow.sent.sends !== sends) return current;
+    const write = await ctx.store.orders.update(current.id, {
+      version: current.version,
+      patch: { nextAction: writeFlow({ ...flow, sent: undefined }) },
+    });
+    if (write.won && write.order) return write.order;
+    if (!write.order) return current;
+    current = write.order;
+  }
+  return current;
+}
+
+/**
+ * Sends a claimed upload once and says how it went; an unknown outcome is recorded as sent, an
+ * answer (taken or refused) clears the claim's record.
+ */
 async function sendUpload(
   ctx: Context,
   order: Order,
@@ -80,7 +118,9 @@ async function sendUpload(
   try {
     await callGateway(ctx, order, payload);
   } catch (error) {
-    if (refusedForSure(error)) return { kind: 'refused', order, error };
+    if (refusedForSure(error)) {
+      return { kind: 'refused', order: await clearSent(ctx, order, sends), error };
+    }
     ctx.logger.warn(
       { err: error, orderId: order.id, upload: payload.kind, sends },
       '3DS upload answer lost; the gateway status will tell whether it arrived',
@@ -89,8 +129,9 @@ async function sendUpload(
     notifyOrder(ctx, order.id);
     return { kind: 'unknown', order: recorded };
   }
+  const cleared = await clearSent(ctx, order, sends);
   notifyOrder(ctx, order.id);
-  return { kind: 'uploaded', order };
+  return { kind: 'uploaded', order: cleared };
 }
 
 export async function submitMethodResult(
@@ -123,37 +164,37 @@ export async function submitMethodResult(
       'threeDSCompInd: is U (no 3DS Method URL), but this order has a 3DS Method URL: send Y or N',
     );
   }
+  const payload: UploadPayload = {
+    kind: 'method',
+    fields: {
+      threeDSServerTransID: order.threeDsServerTransId,
+      browserAcceptHeader: facts.acceptHeader,
+      browserIP: facts.ip,
+      browserJavaEnabled: browser.javaEnabled,
+      browserJavascriptEnabled: browser.javascriptEnabled,
+      browserLanguage: browser.language,
+      browserColorDepth: browser.colorDepth,
+      browserScreenHeight: browser.screenHeight,
+      browserScreenWidth: browser.screenWidth,
+      browserTZ: browser.timezoneOffset,
+      browserUserAgent: facts.userAgent,
+      challengeWindowSize: browser.challengeWindowSize,
+      threeDSCompInd,
+    },
+  };
+  // The claim and the upload's record, in one write: see claimedUpload.
   const claim = await ctx.store.orders.update(order.id, {
     version: order.version,
-    patch: { threeDsCompInd: threeDSCompInd, nextAction: writeFlow({ ...flow, next: WAIT }) },
+    patch: {
+      threeDsCompInd: threeDSCompInd,
+      nextAction: writeFlow({ ...flow, next: WAIT, sent: claimedUpload(ctx, payload, 1) }),
+    },
   });
   if (!claim.won || !claim.order) {
     if (claim.order && claim.order.threeDsCompInd !== null) return alreadyReported(claim.order);
     throw new HttpError(409, 'conflict', 'This order is not waiting for a 3DS Method result');
   }
-  const sent = await sendUpload(
-    ctx,
-    claim.order,
-    {
-      kind: 'method',
-      fields: {
-        threeDSServerTransID: order.threeDsServerTransId,
-        browserAcceptHeader: facts.acceptHeader,
-        browserIP: facts.ip,
-        browserJavaEnabled: browser.javaEnabled,
-        browserJavascriptEnabled: browser.javascriptEnabled,
-        browserLanguage: browser.language,
-        browserColorDepth: browser.colorDepth,
-        browserScreenHeight: browser.screenHeight,
-        browserScreenWidth: browser.screenWidth,
-        browserTZ: browser.timezoneOffset,
-        browserUserAgent: facts.userAgent,
-        challengeWindowSize: browser.challengeWindowSize,
-        threeDSCompInd,
-      },
-    },
-    1,
-  );
+  const sent = await sendUpload(ctx, claim.order, payload, 1);
   if (sent.kind === 'refused') {
     // A real refusal: the gateway did not take it, so the step is the browser's again.
     await ctx.store.orders.update(order.id, {
@@ -188,15 +229,24 @@ export async function submitChallengeAnswer(
   if (flow.next.action !== expected || !key || !order.gatewayOrderId) {
     return flow.answered.length > 0 ? 'replay' : 'not-expected';
   }
-  const claim = await ctx.store.orders.update(order.id, {
-    version: order.version,
-    patch: { nextAction: writeFlow({ ...flow, next: WAIT, answered: [...flow.answered, key] }) },
-  });
-  if (!claim.won || !claim.order) return 'replay';
   const payload: UploadPayload =
     answer.kind === 'cres'
       ? { kind: 'cres', key, cres: answer.cres }
       : { kind: 'pares', key, paRes: answer.paRes, md: answer.md };
+  // The claim and the upload's record, in one write: see claimedUpload. A replayed post finds
+  // the key answered and sends nothing; the record is what sends it again if we die now.
+  const claim = await ctx.store.orders.update(order.id, {
+    version: order.version,
+    patch: {
+      nextAction: writeFlow({
+        ...flow,
+        next: WAIT,
+        answered: [...flow.answered, key],
+        sent: claimedUpload(ctx, payload, 1),
+      }),
+    },
+  });
+  if (!claim.won || !claim.order) return 'replay';
   const sent = await sendUpload(ctx, claim.order, payload, 1);
   if (sent.kind === 'refused') {
     // The CReq or PaReq is used up (an ACS refuses a second one), so the challenge is never shown
@@ -213,26 +263,30 @@ export async function submitChallengeAnswer(
 
 /**
  * Sends a recorded upload again, once the gateway's status showed it never got it and the grace
- * period passed (sent-upload.ts). The resend is claimed on the order first, so instances that
- * poll the same order at once send it once between them.
+ * period (and the claimer's lease) passed (sent-upload.ts). The resend is claimed on the order
+ * first, compare-and-set on its version with a new lease, so instances that poll the same order
+ * at once send it once between them, and one that dies mid-resend leaves it to the next. Why a
+ * resend is never applied twice: it goes only while the gateway's status still asks for this
+ * very upload (its step, its challenge's fingerprint), after every earlier send has ended (the
+ * lease outlives the gateway client's timeout); and a gateway refuses an upload for a step it is
+ * no longer in, so even a late original racing it is applied once.
  */
 export async function resendLostUpload(ctx: Context, order: Order): Promise<Order> {
   const flow = readFlow(order);
   const sent = flow.sent;
   if (!sent || !resendDue(sent, Date.now()) || !order.gatewayOrderId) return order;
   const sends = sent.sends + 1;
+  const { sentAt: _sentAt, sends: _sends, leaseUntil: _lease, ...payload } = sent;
   const claim = await ctx.store.orders.update(order.id, {
     version: order.version,
-    patch: { nextAction: writeFlow({ ...flow, sent: { ...sent, sentAt: Date.now(), sends } }) },
+    patch: { nextAction: writeFlow({ ...flow, sent: { ...claimedUpload(ctx, payload, sends) } }) },
   });
   if (!claim.won || !claim.order) return claim.order ?? order;
   ctx.logger.info(
     { orderId: order.id, upload: sent.kind, sends },
     'the gateway status shows a lost 3DS upload never arrived; sending it again',
   );
-  const { sentAt: _sentAt, sends: _sends, ...payload } = sent;
   const result = await sendUpload(ctx, claim.order, payload, sends);
-  if (result.kind === 'unknown') return result.order;
   if (result.kind === 'refused') {
     // Most likely the original arrived late and the gateway has moved on; either way only its
     // status can move the order now (or its 3DS expiry, through the reconciler).
@@ -241,9 +295,6 @@ export async function resendLostUpload(ctx: Context, order: Order): Promise<Orde
       'the gateway refused a resent 3DS upload',
     );
   }
-  const settled = await ctx.store.orders.update(order.id, {
-    version: result.order.version,
-    patch: { nextAction: writeFlow({ ...readFlow(result.order), sent: undefined }) },
-  });
-  return settled.order ?? result.order;
+  // Answered (taken or refused): sendUpload cleared the record; lost: it was noted again.
+  return result.order;
 }

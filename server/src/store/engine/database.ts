@@ -84,16 +84,29 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
     query: (sql, params) => run(pool, sql, params),
     async transaction(fn) {
       const client = await pool.connect();
+      // A checked-out client is no longer heard by the pool's idle 'error' listener, and
+      // node-postgres emits 'error' on it when its connection drops (a failover, a network reset,
+      // pg_terminate_backend), even mid-query: unheard, that ends the process. Heard here, it is
+      // an error of this transaction alone (its pending query rejects too), and the broken client
+      // is released with it, so that the pool discards it rather than lend it again.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken ??= error;
+      };
+      client.on('error', onError);
       try {
         await client.query('begin');
         const value = await fn({ query: (sql, params) => run(client, sql, params) });
+        if (broken) throw broken;
         await client.query('commit');
         return value;
       } catch (error) {
-        await client.query('rollback').catch(() => {});
+        if (!broken) await client.query('rollback').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        // A broken client keeps its listener: a dropped connection may say so more than once.
+        if (!broken) client.off('error', onError);
+        client.release(broken ?? false);
       }
     },
     close: () => pool.end(),
