@@ -15,6 +15,7 @@ import type { CheckoutStore, Order } from '../../server/src/store/index.js';
 import { pgliteStore, postgresStore, type TestStore } from '../support/stores.js';
 import { heldClock } from './support/held-clock.js';
 import {
+  attemptLedger,
   type Backend,
   card,
   createSession,
@@ -22,7 +23,6 @@ import {
   merchant,
   type Sandbox,
   Shopper,
-  sandboxTransactions,
   scaled,
   startBackend,
   startSandbox,
@@ -65,33 +65,10 @@ for (const testStore of [pgliteStore(), postgresStore('ended_sessions')] as Test
       await testStore.cleanup();
     });
 
-    const attemptRows = async (orderId: string): Promise<Order[]> => {
-      const first = await store.orders.getByClientOrderId(orderId);
-      assert.ok(first?.sessionId);
-      return store.orders.attemptsOf(first.sessionId);
-    };
-    const events = async (orderId: string): Promise<string[]> => {
-      const out: string[] = [];
-      for (const row of await attemptRows(orderId)) {
-        for (const e of await store.webhooks.forOrder(row.id))
-          out.push(`${e.event} ${row.attempt}`);
-      }
-      return out.sort();
-    };
-    /** The sandbox's charges of every attempt, with their returns and voids. */
-    const atGateway = async (orderId: string) => {
-      await sb.sandbox.idle();
-      const out: [string, string, string, string[]][] = [];
-      for (const row of await attemptRows(orderId)) {
-        for (const tx of await sandboxTransactions(sb, row.clientOrderId)) {
-          const ops = tx.operations
-            .filter((o) => o.type === 'return' || o.type === 'void')
-            .map((o) => `${o.type} ${o.amountMinor} ${o.status}`);
-          out.push([row.clientOrderId, tx.kind, tx.status, ops]);
-        }
-      }
-      return out;
-    };
+    const { attemptRows, events, atGateway } = attemptLedger(
+      () => store,
+      () => sb,
+    );
 
     /** The shopper stops at attempt 1's challenge and leaves it. */
     async function leftChallenge(shopper: Shopper) {

@@ -10,10 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { NextAction } from '../../contract/api-types.js';
 import type { SandboxOptions } from '../../server/src/sandbox/index.js';
-import type { CheckoutStore, Order } from '../../server/src/store/index.js';
+import type { CheckoutStore } from '../../server/src/store/index.js';
 import { pgliteStore, postgresStore, type TestStore } from '../support/stores.js';
 import { heldClock } from './support/held-clock.js';
 import {
+  attemptLedger,
   type Backend,
   card,
   createSession,
@@ -79,34 +80,10 @@ for (const testStore of [pgliteStore(), postgresStore('checkout_attempts')] as T
     });
 
     const order = (orderId: string) => merchant(a.url, 'GET', `/v1/orders/${orderId}`);
-    const attemptRows = async (orderId: string): Promise<Order[]> => {
-      const first = await store.orders.getByClientOrderId(orderId);
-      assert.ok(first?.sessionId);
-      return store.orders.attemptsOf(first.sessionId);
-    };
-    /** Every event queued for the order's attempts, in order, as `type attemptId`. */
-    const events = async (orderId: string): Promise<string[]> => {
-      const out: string[] = [];
-      for (const row of await attemptRows(orderId)) {
-        for (const e of await store.webhooks.forOrder(row.id))
-          out.push(`${e.event} ${row.attempt}`);
-      }
-      return out.sort();
-    };
-    /** The sandbox's charges and money movements of every attempt: [id, kind, status, ops]. */
-    const atGateway = async (orderId: string) => {
-      await sb.sandbox.idle();
-      const out: [string, string, string, string[]][] = [];
-      for (const row of await attemptRows(orderId)) {
-        for (const tx of await sandboxTransactions(sb, row.clientOrderId)) {
-          const ops = tx.operations
-            .filter((o) => o.type === 'return' || o.type === 'void')
-            .map((o) => `${o.type} ${o.amountMinor} ${o.status}`);
-          out.push([row.clientOrderId, tx.kind, tx.status, ops]);
-        }
-      }
-      return out;
-    };
+    const { attemptRows, events, atGateway } = attemptLedger(
+      () => store,
+      () => sb,
+    );
 
     /** Attempt 1 stops at its challenge and the shopper leaves it (closes it, or presses Back). */
     async function leftChallenge(shopper: Shopper, scenario: string) {

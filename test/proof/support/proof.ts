@@ -10,6 +10,7 @@ import {
   createCheckoutStore,
   type Database,
   migrateCheckoutStore,
+  type Order,
 } from '../../../server/src/store/index.js';
 import {
   type Backend,
@@ -151,6 +152,42 @@ export async function exactlyOneCharge(sb: Sandbox, clientOrderId: string): Prom
   const charges = txs.filter((t) => t.kind === 'sale' || t.kind === 'preauth');
   assert.equal(charges.length, 1, `charges for ${clientOrderId}: ${JSON.stringify(txs)}`);
   return charges[0] as SandboxTx;
+}
+
+/**
+ * One checkout order's attempts as the store and the sandbox saw them, by the merchant's orderId:
+ * its attempt rows, every event queued for them (`type attempt`, sorted), and the sandbox's
+ * charges of each attempt with their returns and voids (`[id, kind, status, ops]`). The store and
+ * sandbox are read through getters: a proof opens them in its `before`.
+ */
+export function attemptLedger(store: () => CheckoutStore, sb: () => Sandbox) {
+  const attemptRows = async (orderId: string): Promise<Order[]> => {
+    const first = await store().orders.getByClientOrderId(orderId);
+    assert.ok(first?.sessionId);
+    return store().orders.attemptsOf(first.sessionId);
+  };
+  const events = async (orderId: string): Promise<string[]> => {
+    const out: string[] = [];
+    for (const row of await attemptRows(orderId)) {
+      for (const e of await store().webhooks.forOrder(row.id))
+        out.push(`${e.event} ${row.attempt}`);
+    }
+    return out.sort();
+  };
+  const atGateway = async (orderId: string) => {
+    await sb().sandbox.idle();
+    const out: [string, string, string, string[]][] = [];
+    for (const row of await attemptRows(orderId)) {
+      for (const tx of await sandboxTransactions(sb(), row.clientOrderId)) {
+        const ops = tx.operations
+          .filter((o) => o.type === 'return' || o.type === 'void')
+          .map((o) => `${o.type} ${o.amountMinor} ${o.status}`);
+        out.push([row.clientOrderId, tx.kind, tx.status, ops]);
+      }
+    }
+    return out;
+  };
+  return { attemptRows, events, atGateway };
 }
 
 /** How many `operation` calls the backend's gateway history shows for one order. */
