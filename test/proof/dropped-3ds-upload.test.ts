@@ -231,13 +231,24 @@ describe('a 3DS upload whose answer was lost', () => {
 
   it('a method result the gateway refuses is still a 502, and the step is the browser’s again', async () => {
     const { session, shopper } = await toMethod('3ds2-challenge');
-    // The card has a method URL, so U is refused (400 validation error): a real refusal.
+    // The card has a method URL, so the gateway refuses U (400 validation error): a real
+    // refusal. The backend itself refuses a U from the browser for such an order, so the U is
+    // written into the upload on its way out.
+    faults.rewrite('upload-method-url-result', 'threeDSCompInd=N', 'threeDSCompInd=U');
     const refused = await shopper.call('POST', '/method-result', {
-      threeDSCompInd: 'U',
+      threeDSCompInd: 'N',
       browser: BROWSER,
     });
     assert.equal(refused.status, 502, JSON.stringify(refused.body));
     assert.equal(refused.body.error.code, 'gateway');
+    // Refused for the U, not for anything the rewrite broke (the control does not cover it).
+    const uploads = (
+      await pair.be.store.history.forOrder((await orderOf(session.orderId)).id)
+    ).filter((e) => e.operation === 'upload-method-url-result');
+    assert.deepEqual(
+      uploads.map((e) => [e.httpStatus, /threeDSCompInd: is U/.test(JSON.stringify(e.response))]),
+      [[400, true]],
+    );
     assert.equal((await shopper.next(0)).action, 'method');
     const final = await shopper.complete(card('3ds2-challenge'), await shopper.methodResult('Y'));
     assert.equal(final.action === 'final' && final.order.status, 'approved');

@@ -66,14 +66,36 @@ export interface Pair {
  */
 export function faultPlan() {
   const plan = new Map<string, { header: string; times: number }>();
+  const rewrites = new Map<string, { from: string; to: string; times: number }>();
   return {
     inject(pathPart: string, header: string, times = 1) {
       plan.set(pathPart, { header, times });
     },
+    /**
+     * The next `times` requests to `pathPart` go out with `from` in their form body written as
+     * `to`: a request the backend would never send, for a real refusal by the gateway.
+     */
+    rewrite(pathPart: string, from: string, to: string, times = 1) {
+      rewrites.set(pathPart, { from, to, times });
+    },
     /** How many injections of `pathPart` are still unused. */
     remaining: (pathPart: string) => plan.get(pathPart)?.times,
-    clear: () => plan.clear(),
-    fetch: ((url, init) => {
+    clear: () => {
+      plan.clear();
+      rewrites.clear();
+    },
+    fetch: ((url, sent) => {
+      let init = sent;
+      for (const [part, rewrite] of rewrites) {
+        const text = new TextDecoder().decode(init.body);
+        if (url.includes(part) && rewrite.times > 0 && text.includes(rewrite.from)) {
+          rewrite.times -= 1;
+          init = {
+            ...init,
+            body: new TextEncoder().encode(text.replace(rewrite.from, rewrite.to)),
+          };
+        }
+      }
       for (const [part, fault] of plan) {
         if (url.includes(part) && fault.times > 0) {
           fault.times -= 1;
