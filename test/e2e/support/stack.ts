@@ -56,23 +56,30 @@ export interface StackOptions {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   // Built here, once, rather than inside the first start's time limit.
   await ensureWidgetBuilt(ROOT);
-  const [port, sandboxPort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(join(tmpdir(), 'pay-checkout-e2e-'));
   // DATA_DIR/pglite: the one database of `start` with its embedded sandbox (backendPgliteFolder).
   await copyNewDataFolder(join(dataDir, 'pglite'));
-  const shopUrl = `http://localhost:${port}`;
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    SANDBOX_PORT: String(sandboxPort),
-    PUBLIC_URL: shopUrl,
-    ALLOWED_ORIGINS: [shopUrl, ...(options.extraOrigins ?? [])].join(','),
-    DATA_DIR: dataDir,
-    MERCHANT_API_KEY,
-    JWT_SECRET,
-    LOG_LEVEL: 'warn',
-    GATEWAY_URL: '',
-    DATABASE_URL: '',
+  let sandboxPort = 0;
+  let shopUrl = '';
+  let env: NodeJS.ProcessEnv = {};
+  /** Two free ports for the stack (again when another process took one before the stack bound it). */
+  const pickPorts = async () => {
+    const port = await freePort();
+    sandboxPort = await freePort();
+    shopUrl = `http://localhost:${port}`;
+    env = {
+      ...process.env,
+      PORT: String(port),
+      SANDBOX_PORT: String(sandboxPort),
+      PUBLIC_URL: shopUrl,
+      ALLOWED_ORIGINS: [shopUrl, ...(options.extraOrigins ?? [])].join(','),
+      DATA_DIR: dataDir,
+      MERCHANT_API_KEY,
+      JWT_SECRET,
+      LOG_LEVEL: 'warn',
+      GATEWAY_URL: '',
+      DATABASE_URL: '',
+    };
   };
   let log = '';
   let child: ChildProcess | undefined;
@@ -114,7 +121,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       else child.once('exit', () => resolve());
     });
 
-  await launch();
+  // A free port is free only until someone binds it: on a busy machine another process's outgoing
+  // connection may take it first (it is an ephemeral port). Then the stack starts on two others;
+  // a restart keeps the ports the shoppers already use.
+  for (let tries = 1; ; tries++) {
+    await pickPorts();
+    try {
+      await launch();
+      break;
+    } catch (error) {
+      if (tries >= 3 || !/is already in use/.test(String(error))) throw error;
+      log = '';
+    }
+  }
   return {
     shopUrl,
     sandboxUrl: `http://127.0.0.1:${sandboxPort}`,
