@@ -59,6 +59,15 @@ describe('Back, reload and a lost message', () => {
     const page = await harness.newPage();
     const creqs = countPosts(page, '/acs/challenge');
     const pays = countPosts(page, '/widget/pay');
+    // The long polls' answers, withheld from the challenge on (`holding`) until the reload: one
+    // already sent when the challenge shows is withheld too (a route added then would not catch
+    // it, and on a busy machine its answer, the payment's end, reached the page before the reload).
+    let holding = false;
+    await page.route('**/widget/next**', async (route) => {
+      const response = await route.fetch().catch(() => undefined);
+      if (!response || holding) return;
+      await route.fulfill({ response }).catch(() => {});
+    });
     const card = harness.card('3ds2-challenge');
     const orderId = await demoShop.open(page, 'auto');
     await typeCard(page, card);
@@ -80,7 +89,7 @@ describe('Back, reload and a lost message', () => {
     await challengeFrame(page).getByLabel('One-time code').waitFor();
     // Nor does the long poll alongside the challenge get its answer before the reload (else the
     // shop, seeing the payment end, would not resume it after the reload).
-    await page.route('**/widget/next**', () => {});
+    holding = true;
     await answerChallenge(page, card.otp ?? '');
     await uploaded;
     await page.unroute('**/widget/next**');
