@@ -106,6 +106,8 @@ export default defineConfig({
       fileName: () => 'pay-checkout.js',
     },
     rolldownOptions: {
+      // The terser pass takes most of the build by design; its timing note is noise at every start.
+      checks: { bundlerTimings: false },
       output: {
         // Library mode leaves whitespace in the `es` format; a CDN file is only ever read by browsers.
         minify: {
