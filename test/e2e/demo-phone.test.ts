@@ -129,6 +129,17 @@ function focus(page: Page): Promise<Focus | null> {
   });
 }
 
+/**
+ * The element's form is ready: it said so (pay-ready, which the demo logs) and its fields are
+ * enabled. Not `:not([disabled])`: while the session loads the fields' fieldset is disabled and the
+ * field has no attribute. Before it, on a busy machine, a Tab skipped the form and a Use button's
+ * card was wiped by the form's first render.
+ */
+async function formReady(page: Page): Promise<void> {
+  await page.locator('#event-log li', { hasText: 'pay-ready' }).waitFor();
+  await page.locator('pay-checkout input[name="number"]:enabled').waitFor();
+}
+
 async function testCardsShown(page: Page): Promise<void> {
   await page.locator('#test-cards tbody tr').first().waitFor();
 }
@@ -176,6 +187,7 @@ describe('the demo shop on a phone', SHOPPERS_AT_ONCE, () => {
     await openCheckout(page, harness.stack().shopUrl);
     await testCardsShown(page);
     assert.deepEqual(await overflowing(page), []);
+    await formReady(page);
     await page.getByRole('button', { name: 'Use the approved card' }).click();
     assert.equal(await page.getByLabel('Card number').inputValue(), '4000 0000 0000 0002');
     await page.setViewportSize({ width: 320, height: 640 });
@@ -300,6 +312,7 @@ describe('forced colors (Windows contrast themes): nothing the shopper needs dis
     const page = await harness.newPage(PHONE);
     await page.emulateMedia({ forcedColors: 'active' });
     await openCheckout(page, harness.stack().shopUrl);
+    await formReady(page);
     await page.getByRole('button', { name: 'Use the 3ds2-method-timeout card' }).click();
     const before = await partStyles(page, [
       'button[type="submit"]',
@@ -387,12 +400,7 @@ describe('by keyboard alone', () => {
     assert.match(stops.at(-1) ?? '', /Go to payment/, stops.join('\n'));
     await page.keyboard.press('Enter');
     await payButton(page).waitFor();
-    // Ready: the element said so (pay-ready, which the demo logs) and its fields are enabled. Not
-    // `:not([disabled])`: while the session loads the fields' fieldset is disabled, the field has
-    // no attribute, and a Tab then skipped the form on a busy machine (the walk typed into the
-    // test-card buttons, and the space of the name pressed one).
-    await page.locator('#event-log li', { hasText: 'pay-ready' }).waitFor();
-    await page.locator('pay-checkout input[name="number"]:enabled').waitFor();
+    await formReady(page);
     // Into the element: the card, typed.
     const card = harness.card('approved');
     for (const text of [
