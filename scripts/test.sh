@@ -11,6 +11,11 @@
 # (the end-to-end suite then ran in the full browser, not the headless shell), and the starved
 # halves failed time limits that hold when each runs alone (two node files over 120 s; an
 # end-to-end step over 45 s).
+# 2026-11-28, a 2-core machine shared with four other engineers' work: a run took 9.6 minutes of
+# CPU in 10.3 (615 s; the end-to-end suite about 200 s of CPU in 283 s): the browser half waits
+# more than it computes, so its end-to-end files run three at a time (scripts/test-browser.sh).
+# After that and the node half's longest files first: 461 s at a load average of 6-20 (median
+# 11), 513-629 s at 3-27.
 # Before anything runs, how busy the machine is (test/support/time-scale.ts): every time limit of
 # both halves is a quiet machine's times this factor, so a busy laptop is slower, not red.
 set -euo pipefail
