@@ -7,10 +7,10 @@
  * with the fields of docs/gateway.md#response-field-names (`transaction-type` the type of the
  * transaction's latest step), and drops the connection after acting when told to. What the backend
  * believes must match what this gateway holds: one refund per Idempotency-Key, a status that cannot
- * tell two equal returns apart never taken for the second, a payout whose check answer was lost
- * paid once, and a payment attempt whose answer was lost, left by the shopper for another card and
- * then found approved, returned in full once (a preauth: voided once, spec void = login,
- * client_orderid, orderid) while the other attempt is kept.
+ * tell two equal returns apart never taken for the second, a return that never reached the
+ * gateway sent again once its status shows the sale as the latest step (one refund), a payout whose
+ * check answer was lost paid once, and a payment attempt whose answer was lost never left for
+ * another card: it is followed to its one charge.
  */
 import assert from 'node:assert/strict';
 import { createHash, createPublicKey, verify } from 'node:crypto';
@@ -51,6 +51,8 @@ function tinyGateway(merchant: { endpointId: string; login: string; key: string;
   const ledger = new Map<string, Tx>();
   const refused: string[] = [];
   const drop = new Set<string>();
+  /** Operations whose next request is cut before the gateway reads it: never taken. */
+  const lose = new Set<string>();
   let next = 9000;
   const publicKey = createPublicKey(merchant.rsa);
 
@@ -109,6 +111,10 @@ function tinyGateway(merchant: { endpointId: string; login: string; key: string;
       const url = `http://${req.headers.host}${path}`;
       const id = data.client_orderid ?? data['client-order-id'] ?? '';
       const tx = ledger.get(id);
+      if (op && lose.delete(op)) {
+        res.socket?.destroy();
+        return;
+      }
       switch (op) {
         case 'sale':
         case 'preauth': {
@@ -185,7 +191,7 @@ function tinyGateway(merchant: { endpointId: string; login: string; key: string;
       }
     });
   });
-  return { server, ledger, refused, drop };
+  return { server, ledger, refused, drop, lose };
 }
 
 describe('lost answers against a gateway written from the spec', () => {
@@ -215,6 +221,8 @@ describe('lost answers against a gateway written from the spec', () => {
           privateKeyFile: dev.privateKeyFile,
         },
       },
+      // A money operation left unknown is asked about again soon (money-ops.ts resendIfNeverArrived).
+      timing: { sendLeaseMs: 300 },
     });
   });
   after(async () => {
@@ -285,6 +293,27 @@ describe('lost answers against a gateway written from the spec', () => {
       '4.00',
     );
     assert.deepEqual(returns(orderId), ['2.00', '2.00']);
+  });
+
+  it('a return whose request never reached the gateway is sent again once the status shows the sale as the latest step: one refund', async () => {
+    const session = await createSession(be.url, { amount: '10.00' });
+    const paid = await new Shopper(be.url, session.token).complete({ pan: '4000000000000002' });
+    assert.equal(paid.order.status, 'approved');
+    tiny.lose.add('return');
+    const first = await keyedReturn(session.orderId, '3.00', `never-${session.orderId}`);
+    assert.equal(first.status, 202, JSON.stringify(first.body));
+    assert.equal(first.body.operation.status, 'unknown');
+    assert.deepEqual(returns(session.orderId), []);
+    await waitFor('the return sent again and settled', async () => {
+      await be.checkout.reconcile(0);
+      const read = await merchant(be.url, 'GET', `/v1/operations/${first.body.operation.id}`);
+      return read.body.status === 'approved';
+    });
+    assert.deepEqual(returns(session.orderId), ['3.00']);
+    await be.checkout.reconcile(0);
+    assert.deepEqual(returns(session.orderId), ['3.00']);
+    const view = await merchant(be.url, 'GET', `/v1/orders/${session.orderId}`);
+    assert.equal(view.body.returnedAmount, '3.00');
   });
 
   for (const intent of ['sale', 'preauth'] as const) {
