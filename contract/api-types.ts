@@ -13,7 +13,7 @@
  * | POST /widget/method-result     | MethodResultRequest  | NextAction    |
  * | GET  /widget/next?wait=SECONDS | -                    | NextAction    | (long poll, wait <= 25)
  * | POST /widget/cancel            | CancelRequest        | NextAction    |
- * | POST /widget/hosted            | -                    | NextAction    | (hosted mode: a `redirect`)
+ * | POST /widget/hosted            | HostedPayRequest     | NextAction    | (hosted mode: a `redirect`)
  *
  * `/widget/next` answers as soon as the order's status or next action changes, or after `wait`
  * seconds. A browser step (`method`, `challenge`, `3ds1`) is answered at once, so a page that
@@ -59,6 +59,49 @@ export type ChallengeWindowSize = '01' | '02' | '03' | '04' | '05';
  */
 export type SaveCardMode = 'ask' | 'always' | 'never';
 
+/**
+ * What the element asks the shopper, per group of the gateway's sale fields (the session's
+ * `collect` setting in the merchant API):
+ * - `auto` (the default): ask when the session's customer lacks what the gateway needs of it;
+ * - `always`: ask, prefilled with what the merchant sent;
+ * - `never`: never ask (the merchant guarantees the data: a session lacking it is a 400 at its
+ *   creation).
+ */
+export type CollectMode = 'auto' | 'always' | 'never';
+
+/** The groups of shopper data the element can ask for. */
+export type CollectGroup = 'email' | 'phone' | 'billingAddress';
+
+/** A billing address as the shopper types it (or the merchant sent it). */
+export interface BillingAddress {
+  /** ISO 3166-1 alpha-2, capitals, e.g. "DE". */
+  country: string;
+  /** The street line (the gateway's `address1`), at most 50 characters. */
+  address1: string;
+  /** At most 50 characters. */
+  city: string;
+  /** The postal code (the gateway's `zip_code`), at most 10 characters. */
+  zipCode: string;
+  /** Two capitals (the gateway's `state`): required where the country needs one (US, CA, AU),
+   * absent elsewhere. */
+  state?: string;
+}
+
+/**
+ * What the shopper typed in the element's contact and billing-address parts: only the groups the
+ * session asks for (`SessionView.collect`), each whole. The backend validates it with the rules
+ * of a merchant-sent customer (a 400 `validation` whose `field` is the path, e.g.
+ * `shopper.billingAddress.zipCode`), normalises the phone to E.164, keeps it with the order and
+ * sends it in the sale or preauth.
+ */
+export interface ShopperDetails {
+  email?: string;
+  /** As typed: the backend parses it (with the billing country as the default region) and sends
+   * E.164 (`+4915112345678`). */
+  phone?: string;
+  billingAddress?: BillingAddress;
+}
+
 /** Whether a saved card is paid with its security code typed again (`SavedCardPayRequest.cvc`). */
 export type SavedCardCvc = 'required' | 'optional';
 
@@ -83,6 +126,12 @@ export interface SavedCardView {
   holder: string;
   /** Past its expiry month: show it, not selectable; the backend refuses to charge it. */
   expired: boolean;
+  /**
+   * The groups of `SessionView.collect` this card's first payment already gave (the backend kept
+   * them with the card): paying with this card, the element does not ask for them, and the
+   * backend sends what it kept. Absent: none.
+   */
+  knows?: CollectGroup[];
 }
 
 export interface SessionView {
@@ -115,6 +164,20 @@ export interface SessionView {
   savedCards?: SavedCardView[];
   /** Whether a saved card needs its security code. This backend always sends it; absent: `required`. */
   savedCardCvc?: SavedCardCvc;
+  /**
+   * The groups the element must ask the shopper for before a payment, from the session's
+   * `collect` setting and what its customer lacks; the pay request's `shopper` must carry each of
+   * them, whole. This backend always sends it; absent or empty: ask nothing.
+   */
+  collect?: CollectGroup[];
+  /**
+   * What the merchant sent of the groups in `collect` (an `always` group, or part of an address):
+   * the element's fields start with these values. Only for groups in `collect`.
+   */
+  prefill?: ShopperDetails;
+  /** The country the billing-address part starts on when `prefill` names none: the merchant's
+   * hint (ISO 3166-1 alpha-2); absent: the element takes the browser's region. */
+  countryHint?: string;
 }
 
 /** Why a bank declined, as a shopper can act on it (the element's `decline.<reason>` words). */
@@ -196,6 +259,8 @@ export interface CardPayRequest {
    * it (`validation`, field `saveCard`). The card is kept only once the payment is approved.
    */
   saveCard?: boolean;
+  /** What the shopper typed for the session's `collect` groups; required when it is not empty. */
+  shopper?: ShopperDetails;
 }
 
 /**
@@ -212,6 +277,14 @@ export interface SavedCardPayRequest {
    */
   cvc?: string;
   browser: BrowserInfo;
+  /** The session's `collect` groups this card does not know (`SavedCardView.knows`). */
+  shopper?: ShopperDetails;
+}
+
+/** Pay on the gateway's hosted form: its page takes the card, the element the contact and
+ * address the session's `collect` names (an empty body when it names none). */
+export interface HostedPayRequest {
+  shopper?: ShopperDetails;
 }
 
 export type PayRequest = CardPayRequest | SavedCardPayRequest;
