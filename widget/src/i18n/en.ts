@@ -23,7 +23,7 @@ export const en = {
   'expiry.invalid': 'Enter the expiry date as MM/YY.',
   'expiry.past': 'This card has expired.',
   'cvc.required': 'Enter the security code.',
-  'cvc.invalid': 'The security code has {n} digits.',
+  'cvc.invalid': 'The security code has {n, plural, one {# digit} other {# digits}}.',
   'name.required': 'Enter the name as printed on the card.',
   'name.invalid': 'Enter the name as printed on the card.',
   fixErrors: 'Please correct: {fields}.',

@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Zadejte datum platnosti ve formátu MM/RR.',
   'expiry.past': 'Platnost této karty vypršela.',
   'cvc.required': 'Zadejte bezpečnostní kód.',
-  'cvc.invalid': 'Bezpečnostní kód má {n} číslice.',
+  'cvc.invalid':
+    'Bezpečnostní kód má {n, plural, one {# číslici} few {# číslice} many {# číslice} other {# číslic}}.',
   'name.required': 'Zadejte jméno tak, jak je uvedeno na kartě.',
   'name.invalid': 'Zadejte jméno tak, jak je uvedeno na kartě.',
   fixErrors: 'Opravte prosím: {fields}.',

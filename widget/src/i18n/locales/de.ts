@@ -19,7 +19,7 @@ export default {
   'expiry.invalid': 'Geben Sie das Ablaufdatum im Format MM/JJ ein.',
   'expiry.past': 'Diese Karte ist abgelaufen.',
   'cvc.required': 'Geben Sie den Sicherheitscode ein.',
-  'cvc.invalid': 'Der Sicherheitscode hat {n} Ziffern.',
+  'cvc.invalid': 'Der Sicherheitscode hat {n, plural, one {# Ziffer} other {# Ziffern}}.',
   'name.required': 'Geben Sie den Namen so ein, wie er auf der Karte steht.',
   'name.invalid': 'Geben Sie den Namen so ein, wie er auf der Karte steht.',
   fixErrors: 'Bitte korrigieren Sie: {fields}.',

@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Saisissez la date d’expiration au format MM/AA.',
   'expiry.past': 'Cette carte a expiré.',
   'cvc.required': 'Saisissez le code de sécurité.',
-  'cvc.invalid': 'Le code de sécurité comporte {n} chiffres.',
+  'cvc.invalid':
+    'Le code de sécurité comporte {n, plural, one {# chiffre} many {# de chiffres} other {# chiffres}}.',
   'name.required': 'Saisissez le nom tel qu’il figure sur la carte.',
   'name.invalid': 'Saisissez le nom tel qu’il figure sur la carte.',
   fixErrors: 'Veuillez corriger : {fields}.',

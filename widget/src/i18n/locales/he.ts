@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'יש להזין את התוקף בפורמט MM/YY.',
   'expiry.past': 'תוקף הכרטיס פג.',
   'cvc.required': 'יש להזין את קוד האבטחה.',
-  'cvc.invalid': 'קוד האבטחה מורכב מ־{n} ספרות.',
+  'cvc.invalid':
+    'קוד האבטחה מורכב {n, plural, one {מספרה אחת} two {משתי ספרות} other {מ־# ספרות}}.',
   'name.required': 'יש להזין את השם כפי שהוא מופיע על הכרטיס.',
   'name.invalid': 'יש להזין את השם כפי שהוא מופיע על הכרטיס.',
   fixErrors: 'יש לתקן: {fields}.',

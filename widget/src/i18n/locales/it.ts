@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Inserire la data di scadenza nel formato MM/AA.',
   'expiry.past': 'La carta è scaduta.',
   'cvc.required': 'Inserire il codice di sicurezza.',
-  'cvc.invalid': 'Il codice di sicurezza è composto da {n} cifre.',
+  'cvc.invalid':
+    'Il codice di sicurezza è composto da {n, plural, one {# cifra} many {# di cifre} other {# cifre}}.',
   'name.required': 'Inserire il nome come riportato sulla carta.',
   'name.invalid': 'Inserire il nome come riportato sulla carta.',
   fixErrors: 'Correggere i campi: {fields}.',

@@ -19,7 +19,7 @@ export default {
   'expiry.invalid': 'Vul de vervaldatum in als MM/JJ.',
   'expiry.past': 'Deze kaart is verlopen.',
   'cvc.required': 'Vul de beveiligingscode in.',
-  'cvc.invalid': 'De beveiligingscode heeft {n} cijfers.',
+  'cvc.invalid': 'De beveiligingscode heeft {n, plural, one {# cijfer} other {# cijfers}}.',
   'name.required': 'Vul de naam in zoals die op de kaart staat.',
   'name.invalid': 'Vul de naam in zoals die op de kaart staat.',
   fixErrors: 'Corrigeer de volgende velden: {fields}.',

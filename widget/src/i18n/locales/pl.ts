@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Data ważności powinna mieć format MM/RR.',
   'expiry.past': 'Ta karta straciła ważność.',
   'cvc.required': 'Kod bezpieczeństwa jest wymagany.',
-  'cvc.invalid': 'Kod bezpieczeństwa ma {n} cyfry.',
+  'cvc.invalid':
+    'Kod bezpieczeństwa ma {n, plural, one {# cyfrę} few {# cyfry} many {# cyfr} other {# cyfry}}.',
   'name.required': 'Należy podać imię i nazwisko tak jak na karcie.',
   'name.invalid': 'Należy podać imię i nazwisko tak jak na karcie.',
   fixErrors: 'Proszę poprawić: {fields}.',

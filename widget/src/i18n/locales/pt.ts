@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Insira a data de validade no formato MM/AA.',
   'expiry.past': 'Este cartão expirou.',
   'cvc.required': 'Insira o código de segurança.',
-  'cvc.invalid': 'O código de segurança tem {n} dígitos.',
+  'cvc.invalid':
+    'O código de segurança tem {n, plural, one {# dígito} many {# de dígitos} other {# dígitos}}.',
   'name.required': 'Insira o nome tal como aparece no cartão.',
   'name.invalid': 'Insira o nome tal como aparece no cartão.',
   fixErrors: 'Corrija os seguintes campos: {fields}.',

@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Introduceți data expirării în formatul LL/AA.',
   'expiry.past': 'Acest card a expirat.',
   'cvc.required': 'Introduceți codul de securitate.',
-  'cvc.invalid': 'Codul de securitate are {n} cifre.',
+  'cvc.invalid':
+    'Codul de securitate are {n, plural, one {# cifră} few {# cifre} other {# de cifre}}.',
   'name.required': 'Introduceți numele așa cum apare pe card.',
   'name.invalid': 'Introduceți numele așa cum apare pe card.',
   fixErrors: 'Vă rugăm să corectați: {fields}.',

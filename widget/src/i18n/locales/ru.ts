@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Введите срок в формате ММ/ГГ.',
   'expiry.past': 'Срок действия карты истёк.',
   'cvc.required': 'Введите код безопасности.',
-  'cvc.invalid': 'Код безопасности состоит из {n} цифр.',
+  'cvc.invalid':
+    'Код безопасности состоит из {n, plural, one {# цифры} few {# цифр} many {# цифр} other {# цифры}}.',
   'name.required': 'Введите имя, как на карте.',
   'name.invalid': 'Введите имя, как на карте.',
   fixErrors: 'Исправьте: {fields}.',

@@ -19,7 +19,8 @@ export default {
   'expiry.invalid': 'Введіть термін дії у форматі ММ/РР.',
   'expiry.past': 'Термін дії картки закінчився.',
   'cvc.required': 'Введіть код безпеки.',
-  'cvc.invalid': 'Код безпеки складається з {n} цифр.',
+  'cvc.invalid':
+    'Код безпеки складається з {n, plural, one {# цифри} few {# цифр} many {# цифр} other {# цифри}}.',
   'name.required': 'Введіть ім’я, як на картці.',
   'name.invalid': 'Введіть ім’я, як на картці.',
   fixErrors: 'Виправте: {fields}.',
