@@ -53,7 +53,7 @@ export default {
   cancelled: 'Zahlung abgebrochen',
   cancelledDetail: 'Sie haben die Bestätigung bei Ihrer Bank abgebrochen.',
   abandonedDetail: 'Die Seite Ihrer Bank wurde geschlossen, bevor die Zahlung bestätigt wurde.',
-  again: 'Sie können erneut bezahlen, mit dieser oder einer anderen Karte.',
+  again: 'Sie können mit dieser oder einer anderen Karte erneut bezahlen.',
   error: 'Zahlung fehlgeschlagen',
   'error.network':
     'Der Zahlungsdienst war nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',

@@ -12,7 +12,7 @@ export default {
   pay: 'Paga {amount}',
   payPlain: 'Paga',
   paying: 'Elaborazione in corso…',
-  hostedNote: 'Il pagamento proseguirà sulla pagina di pagamento sicura.',
+  hostedNote: 'Si proseguirà sulla pagina di pagamento sicura.',
   'number.required': 'Inserire il numero della carta.',
   'number.invalid': 'Il numero della carta non è valido.',
   'expiry.required': 'Inserire la data di scadenza.',

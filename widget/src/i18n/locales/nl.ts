@@ -10,7 +10,7 @@ export default {
   cvcHint3: '3 cijfers op de achterkant',
   cvcHint4: '4 cijfers op de voorkant',
   pay: 'Betaal {amount}',
-  payPlain: 'Betalen',
+  payPlain: 'Betaal',
   paying: 'Bezig met verwerken…',
   hostedNote: 'U gaat verder op de beveiligde betaalpagina.',
   'number.required': 'Vul het kaartnummer in.',
@@ -53,7 +53,7 @@ export default {
   cancelled: 'Betaling geannuleerd',
   cancelledDetail: 'U hebt de verificatie bij uw bank geannuleerd.',
   abandonedDetail: 'De pagina van uw bank is gesloten voordat de betaling werd bevestigd.',
-  again: 'U kunt opnieuw betalen, met deze of een andere kaart.',
+  again: 'U kunt opnieuw betalen met deze of een andere kaart.',
   error: 'Betaling mislukt',
   'error.network':
     'De betaaldienst kon niet worden bereikt. Controleer uw verbinding en probeer het opnieuw.',
