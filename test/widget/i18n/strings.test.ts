@@ -20,11 +20,11 @@ describe('a merchant’s plural strings', () => {
     ).to.deep.equal([]);
   });
 
-  it('are refused without other, with an unknown form, or when the block does not parse', () => {
+  it('are refused without an other form, or when the block does not parse', () => {
     expect(
       checkStrings({
         'cvc.invalid': 'Enter {n, plural, one {# digit}}.',
-        pay: 'Pay {amount, plural, one {#} some {#} other {#}}',
+        pay: 'Pay {amount, plural, one {#} others {#}}',
         approvedPlain: '{amount, plural, one {# paid} other {# paid}',
         'cvc.required': 'Enter {n, plural, one {# digit} other {# digits}}.',
         approvedDetail: '{amount} with {count, plural, one {# card} other {# cards}}.',

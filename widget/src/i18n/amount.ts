@@ -16,7 +16,7 @@ export function formatAmount(amount: string, currency: string, locale: string): 
     const tag = /^kk\b/i.test(locale) && (0.5).toLocaleString(locale) === '0.5' ? 'ru-KZ' : locale;
     const rtl = isRightToLeft(locale);
     return new Intl.NumberFormat(tag, { style: 'currency', currency, numberingSystem: 'latn' })
-      .formatToParts(Number(amount))
+      .formatToParts(+amount)
       .map((p) => (rtl && p.type === 'currency' ? `\u2066${p.value}\u2069` : p.value))
       .join('');
   } catch {

@@ -15,10 +15,6 @@ import { isRightToLeft } from '../../../contract/languages.js';
 /** A plural block: its slot's name, then its forms (`one {# digit} other {# digits}`). */
 export const PLURAL = /\{\s*(\w+)\s*,\s*plural\s*,((?:\s*=?\w+\s*\{[^{}]*\})+)\s*\}/g;
 
-/** A block's forms by category or `=N`: `{ one: '# digit', other: '# digits' }`. */
-export const formsOf = (forms: string): Record<string, string> =>
-  Object.fromEntries([...forms.matchAll(/(=?\w+)\s*\{([^}]*)\}/g)].map((m) => [m[1], m[2]]));
-
 /**
  * `text` in `language` with `vars` in: each plural block's form for its count, each `{slot}`
  * filled (a slot with no value stays as written). In right-to-left text each value is isolated
@@ -36,7 +32,9 @@ export function fill(
   return text
     .replace(PLURAL, (_, k: string, forms: string) => {
       const n = Number(vars[k]);
-      const f = formsOf(forms);
+      const f: Record<string, string> = Object.fromEntries(
+        [...forms.matchAll(/(=?\w+)\s*\{([^}]*)\}/g)].map((m) => [m[1], m[2]]),
+      );
       let rule = 'other';
       try {
         rule = new Intl.PluralRules(language).select(n);

@@ -3,11 +3,11 @@
  * checked before use. An override that names an unknown key, is not text, or drops or invents a
  * `{slot}` of the English string is refused, and the element's own string shows instead: a
  * shopper never reads "Pay {amount}" raw. A plural block (`{n, plural, one {…} other {…}}`,
- * fill.ts) counts as its slot `{n}`; one with a form that is no CLDR category nor `=N`, or with no
- * `other`, is refused too. A block that does not parse leaves its slot missing: refused as `slots`.
+ * fill.ts) counts as its slot `{n}`; one with no `other` form is refused too. A block that does
+ * not parse leaves its slot missing: refused as `slots`.
  */
 import { en, type StringKey, type Strings } from './en.js';
-import { formsOf, PLURAL } from './fill.js';
+import { PLURAL } from './fill.js';
 
 /** Why an override was refused. */
 export interface StringProblem {
@@ -20,15 +20,6 @@ export interface StringProblem {
 const slotsOf = (text: string): string =>
   (text.replace(PLURAL, '{$1}').match(/\{\w+\}/g) ?? []).sort().join(' ');
 
-/** Whether every plural block of `text` has only known forms, `other` among them. */
-const pluralsOk = (text: string): boolean =>
-  [...text.matchAll(PLURAL)].every((m) => {
-    const forms = Object.keys(formsOf(m[2]!));
-    return (
-      forms.includes('other') && forms.every((f) => /^(zero|one|two|few|many|other|=\d+)$/.test(f))
-    );
-  });
-
 /** Every problem of `overrides`; an empty list when all of them can be used. */
 export function checkStrings(overrides: Record<string, unknown>): StringProblem[] {
   const problems: StringProblem[] = [];
@@ -38,7 +29,9 @@ export function checkStrings(overrides: Record<string, unknown>): StringProblem[
     else {
       const expected = slotsOf(en[key as StringKey]);
       if (slotsOf(text) !== expected) problems.push({ key, problem: 'slots', expected });
-      else if (!pluralsOk(text)) problems.push({ key, problem: 'plural' });
+      // A form that is no CLDR category is never chosen; `other` is the form of last resort.
+      else if ([...text.matchAll(PLURAL)].some((m) => !/(^|\})\s*other\s*\{/.test(m[2]!)))
+        problems.push({ key, problem: 'plural' });
     }
   }
   return problems;
