@@ -297,6 +297,7 @@ export async function runServer(
       trustProxy: config.trustProxy,
       ...(embedded ? { testMode: true } : {}),
       ...(config.metricsToken ? { metricsToken: config.metricsToken } : {}),
+      paymentLinkPage: config.paymentLinkPage,
     },
     shared ? { store: shared.checkout } : {},
   );

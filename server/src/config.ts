@@ -151,12 +151,37 @@ const originList = z
   .transform((list) => list.join(','))
   .pipe(origins);
 
+/**
+ * The payment link page's look (PAY_PAGE_*): the merchant's name, a logo and three colours, set on
+ * the page and as the element's CSS properties. Colours are hex only: they go into the page's
+ * one style block, whose hash its CSP allows.
+ */
+const hexColor = z
+  .string()
+  .regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'must be a hex colour, e.g. #1a73e8');
+const merchantName = z.string().trim().min(1).max(80).refine(isOneLineText, 'must be one line');
+function isOneLineText(text: string): boolean {
+  return !/[\u0000-\u001f\u007f]/.test(text);
+}
+
+export interface PaymentLinkPageConfig {
+  merchantName?: string | undefined;
+  logoUrl?: string | undefined;
+  colors?: {
+    primary?: string | undefined;
+    background?: string | undefined;
+    text?: string | undefined;
+  };
+}
+
 // The rules the options object of `createPayCheckout` (library/options.ts) shares with the
 // environment variables.
 export {
   endpointId,
+  hexColor,
   httpUrl,
   LOG_LEVELS,
+  merchantName,
   originList,
   PROXY_TOKEN,
   publicUrlSchema,
@@ -208,6 +233,11 @@ const envSchema = z.object({
     blankToUndefined,
     z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   ),
+  PAY_PAGE_MERCHANT_NAME: z.preprocess(blankToUndefined, merchantName.optional()),
+  PAY_PAGE_LOGO_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  PAY_PAGE_COLOR_PRIMARY: z.preprocess(blankToUndefined, hexColor.optional()),
+  PAY_PAGE_COLOR_BACKGROUND: z.preprocess(blankToUndefined, hexColor.optional()),
+  PAY_PAGE_COLOR_TEXT: z.preprocess(blankToUndefined, hexColor.optional()),
 });
 
 export type ParsedEnv = z.output<typeof envSchema>;
@@ -243,6 +273,8 @@ export interface CheckoutConfig {
   testMode?: boolean | undefined;
   /** Bearer token of `GET /metrics`; absent: no such route. */
   metricsToken?: string | undefined;
+  /** How the payment link page (`/pay/{id}`) looks; plain when absent. */
+  paymentLinkPage?: PaymentLinkPageConfig | undefined;
 }
 
 /** What main.ts needs beyond that: where to listen and what to store. */
@@ -279,6 +311,8 @@ export interface ServerConfig {
    */
   maxConnections: number;
   requestTimeoutMs: number;
+  /** PAY_PAGE_*. */
+  paymentLinkPage: PaymentLinkPageConfig;
 }
 
 const GATEWAY_VARS = ['ENDPOINT_ID', 'MERCHANT_LOGIN', 'MERCHANT_CONTROL_KEY'] as const;
@@ -362,6 +396,15 @@ export function parseServerConfig(env: Env, options: { cwd?: string } = {}): Ser
     metricsToken: e.METRICS_TOKEN,
     maxConnections: e.MAX_CONNECTIONS,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    paymentLinkPage: {
+      merchantName: e.PAY_PAGE_MERCHANT_NAME,
+      logoUrl: e.PAY_PAGE_LOGO_URL,
+      colors: {
+        primary: e.PAY_PAGE_COLOR_PRIMARY,
+        background: e.PAY_PAGE_COLOR_BACKGROUND,
+        text: e.PAY_PAGE_COLOR_TEXT,
+      },
+    },
   };
 }
 

@@ -48,6 +48,7 @@ import {
 } from './http/widget-api/router.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
+import { sweepPaymentLinks } from './payment-links/links.js';
 import { expireDueSessions } from './payments/session-life.js';
 import { GATEWAY_PAGE_PATH, LAUNCH_PATH } from './payments/urls.js';
 import { deliverDueWebhooks, EVENT_PURGE_EVERY_MS, purgeOldEvents } from './webhooks/webhooks.js';
@@ -78,6 +79,8 @@ export interface CheckoutApp {
   reconcile(olderThanSeconds?: number): Promise<number>;
   /** One sweep expiring open sessions past their expiry (also run on a timer). */
   expireSessions(): Promise<number>;
+  /** One sweep of payment links: expiry, and the open visits of ended links (also on a timer). */
+  sweepPaymentLinks(): Promise<number>;
   /** One webhook delivery pass (also run on a timer). */
   deliverWebhooks(): Promise<number>;
   /** One purge of events past their retention (also run on a timer); answers how many went. */
@@ -242,6 +245,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   if (deps.background !== false) {
     every(ctx.timing.reconcileEveryMs, 'reconciler', () => reconcileOnce(ctx));
     every(ctx.timing.reconcileEveryMs, 'session expiry', () => expireDueSessions(ctx));
+    every(ctx.timing.reconcileEveryMs, 'payment link sweep', () => sweepPaymentLinks(ctx));
     every(IDEMPOTENCY_PURGE_EVERY_MS, 'idempotency purge', () => purgeIdempotencyKeys(ctx));
     every(EVENT_PURGE_EVERY_MS, 'event purge', purgeEvents);
     if (config.webhook) every(ctx.timing.webhookEveryMs, 'webhook sender', deliverWebhooks);
@@ -252,6 +256,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     context: ctx,
     reconcile: (olderThanSeconds) => reconcileOnce(ctx, olderThanSeconds),
     expireSessions: () => expireDueSessions(ctx),
+    sweepPaymentLinks: () => sweepPaymentLinks(ctx),
     deliverWebhooks,
     purgeEvents,
     async close() {

@@ -11,9 +11,12 @@ import {
   ConfigError,
   DEFAULT_EVENT_RETENTION_DAYS,
   endpointId,
+  hexColor,
   httpUrl,
   LOG_LEVELS,
+  merchantName,
   originList,
+  type PaymentLinkPageConfig,
   PROXY_TOKEN,
   publicUrlSchema,
   requireHttps,
@@ -80,6 +83,21 @@ const optionsSchema = z
       .optional(),
     testMode: z.boolean().optional(),
     metricsToken: secret(16).optional(),
+    paymentLinkPage: z
+      .object({
+        merchantName: merchantName.optional(),
+        logoUrl: httpUrl.optional(),
+        colors: z
+          .object({
+            primary: hexColor.optional(),
+            background: hexColor.optional(),
+            text: hexColor.optional(),
+          })
+          .strict()
+          .optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -126,6 +144,8 @@ export interface PayCheckoutOptions {
   testMode?: boolean;
   /** Serves `GET /metrics` (Prometheus text) to `Authorization: Bearer <metricsToken>`. */
   metricsToken?: string;
+  /** The payment link page's look: the merchant's name, a logo URL, hex colours. */
+  paymentLinkPage?: PaymentLinkPageConfig;
 }
 
 // The interface above is what merchants read; the schema is what runs. Both must accept the same.
@@ -194,6 +214,7 @@ export function resolveOptions(input: unknown, cwd: string = process.cwd()): Res
       trustProxy: o.trustProxy ?? false,
       testMode: o.testMode ?? false,
       metricsToken: o.metricsToken,
+      paymentLinkPage: o.paymentLinkPage,
     },
     database,
     privateKeyPem,

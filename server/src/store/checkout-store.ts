@@ -10,6 +10,7 @@ import { createHistoryRepository } from './history.js';
 import { createIdempotencyRepository } from './idempotency.js';
 import { createOperationRepository } from './operations.js';
 import { createOrderRepository } from './orders.js';
+import { createPaymentLinkRepository } from './payment-links.js';
 import { CHECKOUT_MIGRATION_SET, checkoutMigrations } from './schema.js';
 import { createSessionCardRepository } from './session-cards.js';
 import { createSessionReadRepository } from './session-reads.js';
@@ -30,6 +31,7 @@ function createRepositories(q: Executor) {
     operations: createOperationRepository(q),
     cardRefs: createCardRefRepository(q),
     sessionCards: createSessionCardRepository(q),
+    paymentLinks: createPaymentLinkRepository(q),
   };
 }
 

@@ -86,6 +86,18 @@ export {
   UNPAID_ORDER_STATUSES,
 } from './orders.js';
 export {
+  createPaymentLinkRepository,
+  type NewPaymentLink,
+  newVisitToken,
+  PAYMENT_LINK_ID,
+  type PaymentLink,
+  type PaymentLinkPage,
+  type PaymentLinkRepository,
+  type PaymentLinkState,
+  type PaymentLinkVisit,
+  paymentCap,
+} from './payment-links.js';
+export {
   isSensitiveFieldName,
   maskCardNumbers,
   sanitizeFields,

@@ -317,6 +317,54 @@ create index merchant_webhooks_due on merchant_webhooks (next_attempt_at)
 create index merchant_webhooks_created on merchant_webhooks (created_at);
 `;
 
+/**
+ * Payment links (migration 024): a checkout of ours at /pay/{id} for a sale with no shop page.
+ * `id` is 128 random bits (unguessable: the page answers a wrong one with a plain 404). Each visit
+ * of the page is a checkout session of its own (`payment_link_visits`, `<prefix>-<n>` as its
+ * orderId; `token` is the visit's random key in the page's URL, so a reload finds its session).
+ * A visit's approval counts for the link only once the link, locked, still takes a payment
+ * (`paid_order_id`); one beyond that is reversed as a late attempt is. `customer` and `collect`
+ * are passed as they are to each visit's session.
+ */
+const paymentLinks = `
+create table payment_links (
+  id text primary key,
+  seq bigserial not null unique,
+  amount_minor bigint not null check (amount_minor > 0),
+  currency text not null,
+  intent text not null check (intent in ('sale', 'preauth')),
+  description text not null,
+  order_id_prefix text not null,
+  customer jsonb not null default '{}',
+  collect jsonb,
+  locale text,
+  return_url text,
+  metadata jsonb not null default '{}',
+  reusable boolean not null default false,
+  max_payments integer check (max_payments >= 1),
+  state text not null default 'active'
+    check (state in ('active', 'paid', 'expired', 'deactivated')),
+  payments integer not null default 0,
+  visits integer not null default 0,
+  expires_at timestamptz not null,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  version integer not null default 0
+);
+create index payment_links_due on payment_links (expires_at) where state = 'active';
+create table payment_link_visits (
+  token text primary key,
+  link_id text not null references payment_links (id),
+  n integer not null,
+  session_id text not null unique references checkout_sessions (id),
+  paid_order_id text references orders (id),
+  created_at timestamptz not null default now(),
+  unique (link_id, n)
+);
+create index payment_link_visits_paid on payment_link_visits (link_id, created_at)
+  where paid_order_id is not null;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -336,4 +384,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '016-client-order-ids', sql: clientOrderIds },
   { id: '017-webhook-redelivered-at', sql: webhookRedeliveredAt },
   { id: '018-events-kept', sql: eventsKept },
+  { id: '024-payment-links', sql: paymentLinks },
 ];

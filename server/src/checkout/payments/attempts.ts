@@ -18,10 +18,11 @@ import { FAILED_ORDER_STATUSES } from '../../store/index.js';
 import { type Context, notifyOrder } from '../context.js';
 import { HttpError } from '../errors.js';
 import { runMoneyOp } from '../operations/money-ops.js';
+import { linkRefusal } from '../payment-links/settle.js';
 import { enqueueEvent, enqueueOrderWebhook } from '../webhooks/webhooks.js';
 import { attemptView, merchantOrderView } from './views.js';
 
-type Tx = Pick<CheckoutRepositories, 'orders' | 'sessions' | 'webhooks'>;
+type Tx = Pick<CheckoutRepositories, 'orders' | 'sessions' | 'webhooks' | 'paymentLinks'>;
 
 /** The states in which a session keeps an approval; an ended one reverses it (settleAttempt). */
 const SESSION_TAKES_APPROVAL: readonly SessionState[] = ['open', 'paying'];
@@ -98,6 +99,13 @@ export async function settleAttempt(ctx: Context, tx: Tx, order: Order): Promise
         order.id,
         `the checkout session was ${session.state} before the bank approved attempt ${order.attempt} (${order.clientOrderId})`,
       );
+      return 'reverse';
+    }
+    // A visit of a payment link: the link, not only the session, must still take a payment (two
+    // tabs of a one-off link are two sessions). Its row is locked after the session's.
+    const refused = await linkRefusal(ctx, tx, session.id, order);
+    if (refused) {
+      await tx.orders.markForReversal(order.id, refused);
       return 'reverse';
     }
     await tx.sessions.keep(session.id, order.id);

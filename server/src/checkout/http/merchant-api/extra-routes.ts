@@ -4,6 +4,7 @@ import { cardRefRoutes } from './card-refs.js';
 import { eventRoutes } from './events.js';
 import { hostedFormRoutes } from './hosted-forms.js';
 import { operationRoutes } from './operations.js';
+import { paymentLinkRoutes } from './payment-links.js';
 import { payoutRoutes } from './payouts.js';
 import { rebillRoutes } from './rebills.js';
 import { recurringRoutes } from './recurring.js';
@@ -20,5 +21,6 @@ export function extraRoutes(ctx: Context, routes: RouteTable): void {
   verificationRoutes(ctx, routes);
   hostedFormRoutes(ctx, routes);
   operationRoutes(ctx, routes);
+  paymentLinkRoutes(ctx, routes);
   eventRoutes(ctx, routes);
 }

@@ -92,7 +92,7 @@ const HttpsOrLocalUrl = z
  * Adds an issue on `amount` when it has more decimals than the currency allows, or is not a whole
  * number of cents (the gateway's control carries amount × 100: KWD 1.234 cannot be signed).
  */
-function amountFitsCurrency(
+export function amountFitsCurrency(
   value: { amount?: string | undefined; currency?: string | undefined },
   ctx: z.RefinementCtx,
 ) {
@@ -110,7 +110,7 @@ function amountFitsCurrency(
  * transfer (`amount: must be greater than zero`) after the session or order is used up. Account
  * verification is the only zero-amount flow, and it takes no amount.
  */
-function amountAboveZero(value: { amount?: string | undefined }, ctx: z.RefinementCtx) {
+export function amountAboveZero(value: { amount?: string | undefined }, ctx: z.RefinementCtx) {
   if (value.amount !== undefined && /^[0.]+$/.test(value.amount)) {
     ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must be more than zero' });
   }
@@ -351,7 +351,7 @@ export const CheckoutSessionView = z.object({
 export const OrderList = z.object({ orders: z.array(Order), nextCursor: z.string().nullable() });
 
 /** A page of a list: its size, and the cursor of the previous page's `nextCursor`. */
-const PAGE = {
+export const PAGE = {
   limit: z.coerce.number().int().min(1).max(500).default(50),
   cursor: z
     .string()
