@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { isOneLine, ONE_LINE } from './checkout/control-characters.js';
 import { PayCheckoutError } from './errors.js';
 
 export type Env = Record<string, string | undefined>;
@@ -159,10 +160,7 @@ const originList = z
 const hexColor = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'must be a hex colour, e.g. #1a73e8');
-const merchantName = z.string().trim().min(1).max(80).refine(isOneLineText, 'must be one line');
-function isOneLineText(text: string): boolean {
-  return !/[\u0000-\u001f\u007f]/.test(text);
-}
+const merchantName = z.string().trim().min(1).max(80).refine(isOneLine, ONE_LINE);
 
 export interface PaymentLinkPageConfig {
   merchantName?: string | undefined;
