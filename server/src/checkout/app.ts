@@ -15,10 +15,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { CheckoutConfig } from '../config.js';
 import { createGatewayClient, type FetchLike, type GatewayExchange } from '../gateway/index.js';
+import { packageRoot } from '../package-root.js';
 import type { CheckoutStore } from '../store/index.js';
 import {
   type CallScope,
@@ -39,6 +41,8 @@ import {
 } from './http/merchant-api/idempotency.js';
 import { merchantRouter } from './http/merchant-api/router.js';
 import { metricsRouter } from './http/metrics.js';
+import { elementScriptOf } from './http/payment-link-page/element-script.js';
+import { paymentLinkPageRouter } from './http/payment-link-page/route.js';
 import { returnRouter } from './http/return-page/route.js';
 import { DEFAULT_PUBLIC_LIMITS, type PublicLimits, perIpLimit } from './http/throttle.js';
 import {
@@ -49,6 +53,7 @@ import {
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { sweepPaymentLinks } from './payment-links/links.js';
+import { PAYMENT_LINK_PAGE_PATH } from './payment-links/url.js';
 import { expireDueSessions } from './payments/session-life.js';
 import { GATEWAY_PAGE_PATH, LAUNCH_PATH } from './payments/urls.js';
 import { deliverDueWebhooks, EVENT_PURGE_EVERY_MS, purgeOldEvents } from './webhooks/webhooks.js';
@@ -68,6 +73,8 @@ export interface CheckoutDeps {
   widgetLimits?: Partial<WidgetLimits>;
   /** Per-IP limits of /return, /callbacks and merchant API requests without a valid key. */
   publicLimits?: Partial<PublicLimits>;
+  /** The element's CDN folder (dist/cdn: its file and integrity.json), pinned by the link page. */
+  widgetDir?: string;
   /** Run the reconciler, session expiry and webhook sender on timers (default true; tests call them directly). */
   background?: boolean;
 }
@@ -210,6 +217,14 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     '/return',
     perIpLimit({ limit: limits.returnPerIp, windowMs: 60_000 }),
     returnRouter(ctx),
+  );
+  app.use(
+    PAYMENT_LINK_PAGE_PATH,
+    perIpLimit({ limit: limits.payPagePerIp, windowMs: 60_000 }),
+    paymentLinkPageRouter(
+      ctx,
+      elementScriptOf(deps.widgetDir ?? join(packageRoot(), 'dist', 'cdn'), config.publicUrl),
+    ),
   );
   app.use(GATEWAY_PAGE_PATH, gatewayPageRouter(ctx));
   app.use(LAUNCH_PATH, launcherRouter(ctx));

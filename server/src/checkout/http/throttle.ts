@@ -24,12 +24,18 @@ export interface PublicLimits {
   callbacksPerIp: number;
   /** Merchant API requests without a valid key per IP in 15 minutes (a valid key never counts). */
   failedAuthPerIp: number;
+  /**
+   * Requests per minute per IP to the payment link page /pay/{id}: each first visit makes a
+   * checkout session, and a guessed id costs a look-up.
+   */
+  payPagePerIp: number;
 }
 
 export const DEFAULT_PUBLIC_LIMITS: PublicLimits = {
   returnPerIp: 300,
   callbacksPerIp: 1200,
   failedAuthPerIp: 100,
+  payPagePerIp: 30,
 };
 
 export const FAILED_AUTH_WINDOW_MS = 15 * 60_000;

@@ -21,4 +21,13 @@ export const cs: PageWords = {
   failedChecking: 'Na naší straně došlo k chybě. Platbu kontrolujeme; můžete se vrátit do obchodu.',
   failedUnchanged: 'Na naší straně došlo k chybě. Nic nebylo změněno.',
   unreadable: 'Tento požadavek se nepodařilo přečíst. Nic nebylo změněno.',
+  'link.thanks': 'Platba přijata. Děkujeme.',
+  'link.paid': 'Tento odkaz již byl zaplacen.',
+  'link.closed': 'Tento odkaz již nepřijímá platby.',
+  'link.expired': 'Platnost tohoto platebního odkazu vypršela.',
+  'link.deactivated': 'Tento platební odkaz již není k dispozici.',
+  'link.failed': 'Tato platba neproběhla.',
+  'link.retry': 'Zkusit znovu',
+  'link.continue': 'Pokračovat',
+  'link.notFound': 'Žádná platba zde není.',
 };

@@ -23,4 +23,13 @@ export const de: PageWords = {
     'Bei uns ist ein Fehler aufgetreten. Die Zahlung wird geprüft; Sie können zum Shop zurückkehren.',
   failedUnchanged: 'Bei uns ist ein Fehler aufgetreten. Es wurde nichts geändert.',
   unreadable: 'Diese Anfrage konnte nicht gelesen werden. Es wurde nichts geändert.',
+  'link.thanks': 'Zahlung erhalten. Vielen Dank.',
+  'link.paid': 'Dieser Link wurde bereits bezahlt.',
+  'link.closed': 'Dieser Link nimmt keine Zahlungen mehr an.',
+  'link.expired': 'Dieser Zahlungslink ist abgelaufen.',
+  'link.deactivated': 'Dieser Zahlungslink ist nicht mehr verfügbar.',
+  'link.failed': 'Diese Zahlung ist nicht durchgegangen.',
+  'link.retry': 'Erneut versuchen',
+  'link.continue': 'Weiter',
+  'link.notFound': 'Hier gibt es keine Zahlung.',
 };

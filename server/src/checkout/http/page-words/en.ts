@@ -26,6 +26,19 @@ export const en = {
     'Something went wrong on our side. The payment is being checked; you can return to the shop.',
   failedUnchanged: 'Something went wrong on our side. Nothing was changed.',
   unreadable: 'This request could not be read. Nothing was changed.',
+  /** The payment link page, once its visit was paid. */
+  'link.thanks': 'Payment received. Thank you.',
+  /** The payment link page of a one-off link another visit paid. */
+  'link.paid': 'This link has already been paid.',
+  /** The payment link page of a reusable link that took all its payments. */
+  'link.closed': 'This link takes no more payments.',
+  'link.expired': 'This payment link has expired.',
+  'link.deactivated': 'This payment link is no longer available.',
+  'link.failed': 'This payment did not go through.',
+  'link.retry': 'Try again',
+  'link.continue': 'Continue',
+  /** The payment link page of no link (a guessed or mistyped address). */
+  'link.notFound': 'There is no payment here.',
 };
 
 export type PageWordKey = keyof typeof en;

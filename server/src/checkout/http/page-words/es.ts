@@ -23,4 +23,13 @@ export const es: PageWords = {
     'Se ha producido un error por nuestra parte. Se está comprobando el pago; puede volver a la tienda.',
   failedUnchanged: 'Se ha producido un error por nuestra parte. No se ha modificado nada.',
   unreadable: 'No se ha podido leer esta solicitud. No se ha modificado nada.',
+  'link.thanks': 'Pago recibido. Gracias.',
+  'link.paid': 'Este enlace ya se ha pagado.',
+  'link.closed': 'Este enlace ya no acepta pagos.',
+  'link.expired': 'Este enlace de pago ha caducado.',
+  'link.deactivated': 'Este enlace de pago ya no está disponible.',
+  'link.failed': 'Este pago no se ha completado.',
+  'link.retry': 'Intentar de nuevo',
+  'link.continue': 'Continuar',
+  'link.notFound': 'Aquí no hay ningún pago.',
 };

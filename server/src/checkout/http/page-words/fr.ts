@@ -25,4 +25,13 @@ export const fr: PageWords = {
     'Une erreur s’est produite de notre côté. Le paiement est en cours de vérification ; vous pouvez retourner sur la boutique.',
   failedUnchanged: 'Une erreur s’est produite de notre côté. Rien n’a été modifié.',
   unreadable: 'Cette requête n’a pas pu être lue. Rien n’a été modifié.',
+  'link.thanks': 'Paiement reçu. Merci.',
+  'link.paid': 'Ce lien a déjà été payé.',
+  'link.closed': 'Ce lien n’accepte plus de paiements.',
+  'link.expired': 'Ce lien de paiement a expiré.',
+  'link.deactivated': 'Ce lien de paiement n’est plus disponible.',
+  'link.failed': 'Ce paiement n’a pas abouti.',
+  'link.retry': 'Réessayer',
+  'link.continue': 'Continuer',
+  'link.notFound': 'Il n’y a aucun paiement ici.',
 };

@@ -21,4 +21,13 @@ export const he: PageWords = {
   failedChecking: 'אירעה תקלה אצלנו. התשלום בבדיקה; אפשר לחזור לחנות.',
   failedUnchanged: 'אירעה תקלה אצלנו. לא בוצע שום שינוי.',
   unreadable: 'לא ניתן היה לקרוא את הבקשה. לא בוצע שום שינוי.',
+  'link.thanks': 'התשלום התקבל. תודה.',
+  'link.paid': 'הקישור הזה כבר שולם.',
+  'link.closed': 'הקישור הזה לא מקבל עוד תשלומים.',
+  'link.expired': 'תוקף קישור התשלום הזה פג.',
+  'link.deactivated': 'קישור התשלום הזה אינו זמין עוד.',
+  'link.failed': 'התשלום הזה לא עבר.',
+  'link.retry': 'לנסות שוב',
+  'link.continue': 'המשך',
+  'link.notFound': 'אין כאן תשלום.',
 };

@@ -23,4 +23,13 @@ export const it: PageWords = {
     'Si è verificato un errore da parte nostra. Il pagamento è in fase di verifica; è possibile tornare al negozio.',
   failedUnchanged: 'Si è verificato un errore da parte nostra. Non è stato modificato nulla.',
   unreadable: 'Non è stato possibile leggere questa richiesta. Non è stato modificato nulla.',
+  'link.thanks': 'Pagamento ricevuto. Grazie.',
+  'link.paid': 'Questo link è già stato pagato.',
+  'link.closed': 'Questo link non accetta più pagamenti.',
+  'link.expired': 'Questo link di pagamento è scaduto.',
+  'link.deactivated': 'Questo link di pagamento non è più disponibile.',
+  'link.failed': 'Questo pagamento non è andato a buon fine.',
+  'link.retry': 'Riprova',
+  'link.continue': 'Continua',
+  'link.notFound': 'Qui non c’è nessun pagamento.',
 };

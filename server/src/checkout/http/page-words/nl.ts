@@ -24,4 +24,13 @@ export const nl: PageWords = {
     'Er is bij ons iets misgegaan. De betaling wordt gecontroleerd; u kunt terugkeren naar de winkel.',
   failedUnchanged: 'Er is bij ons iets misgegaan. Er is niets gewijzigd.',
   unreadable: 'Dit verzoek kon niet worden gelezen. Er is niets gewijzigd.',
+  'link.thanks': 'Betaling ontvangen. Bedankt.',
+  'link.paid': 'Deze link is al betaald.',
+  'link.closed': 'Deze link neemt geen betalingen meer aan.',
+  'link.expired': 'Deze betaallink is verlopen.',
+  'link.deactivated': 'Deze betaallink is niet meer beschikbaar.',
+  'link.failed': 'Deze betaling is niet gelukt.',
+  'link.retry': 'Opnieuw proberen',
+  'link.continue': 'Doorgaan',
+  'link.notFound': 'Hier is geen betaling.',
 };

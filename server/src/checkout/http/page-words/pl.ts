@@ -22,4 +22,13 @@ export const pl: PageWords = {
     'Wystąpił błąd po naszej stronie. Płatność jest sprawdzana; można wrócić do sklepu.',
   failedUnchanged: 'Wystąpił błąd po naszej stronie. Niczego nie zmieniono.',
   unreadable: 'Nie udało się odczytać tego żądania. Niczego nie zmieniono.',
+  'link.thanks': 'Płatność otrzymana. Dziękujemy.',
+  'link.paid': 'Ten link został już opłacony.',
+  'link.closed': 'Ten link nie przyjmuje już płatności.',
+  'link.expired': 'Ten link do płatności wygasł.',
+  'link.deactivated': 'Ten link do płatności nie jest już dostępny.',
+  'link.failed': 'Ta płatność nie powiodła się.',
+  'link.retry': 'Spróbuj ponownie',
+  'link.continue': 'Dalej',
+  'link.notFound': 'Nie ma tu żadnej płatności.',
 };

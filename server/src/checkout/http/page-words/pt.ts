@@ -23,4 +23,13 @@ export const pt: PageWords = {
     'Ocorreu um erro do nosso lado. O pagamento está em verificação; pode voltar à loja.',
   failedUnchanged: 'Ocorreu um erro do nosso lado. Nada foi alterado.',
   unreadable: 'Não foi possível ler esta solicitação. Nada foi alterado.',
+  'link.thanks': 'Pagamento recebido. Obrigado.',
+  'link.paid': 'Este link já foi pago.',
+  'link.closed': 'Este link não aceita mais pagamentos.',
+  'link.expired': 'Este link de pagamento expirou.',
+  'link.deactivated': 'Este link de pagamento não está mais disponível.',
+  'link.failed': 'Este pagamento não foi concluído.',
+  'link.retry': 'Tentar novamente',
+  'link.continue': 'Continuar',
+  'link.notFound': 'Não há nenhum pagamento aqui.',
 };

@@ -23,4 +23,13 @@ export const ro: PageWords = {
     'A apărut o eroare la noi. Plata este în curs de verificare; puteți reveni în magazin.',
   failedUnchanged: 'A apărut o eroare la noi. Nu s-a modificat nimic.',
   unreadable: 'Această solicitare nu a putut fi citită. Nu s-a modificat nimic.',
+  'link.thanks': 'Plata a fost primită. Vă mulțumim.',
+  'link.paid': 'Acest link a fost deja plătit.',
+  'link.closed': 'Acest link nu mai acceptă plăți.',
+  'link.expired': 'Acest link de plată a expirat.',
+  'link.deactivated': 'Acest link de plată nu mai este disponibil.',
+  'link.failed': 'Această plată nu a reușit.',
+  'link.retry': 'Încercați din nou',
+  'link.continue': 'Continuați',
+  'link.notFound': 'Nu există nicio plată aici.',
 };

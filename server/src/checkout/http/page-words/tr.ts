@@ -22,4 +22,13 @@ export const tr: PageWords = {
     'Bizim tarafımızda bir sorun oluştu. Ödeme kontrol ediliyor; mağazaya dönebilirsiniz.',
   failedUnchanged: 'Bizim tarafımızda bir sorun oluştu. Hiçbir şey değiştirilmedi.',
   unreadable: 'Bu istek okunamadı. Hiçbir şey değiştirilmedi.',
+  'link.thanks': 'Ödeme alındı. Teşekkürler.',
+  'link.paid': 'Bu bağlantı zaten ödendi.',
+  'link.closed': 'Bu bağlantı artık ödeme kabul etmiyor.',
+  'link.expired': 'Bu ödeme bağlantısının süresi doldu.',
+  'link.deactivated': 'Bu ödeme bağlantısı artık kullanılamıyor.',
+  'link.failed': 'Bu ödeme gerçekleşmedi.',
+  'link.retry': 'Tekrar dene',
+  'link.continue': 'Devam',
+  'link.notFound': 'Burada bir ödeme yok.',
 };

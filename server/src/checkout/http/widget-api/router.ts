@@ -41,7 +41,11 @@ function facts(req: Request, ctx: Context): BrowserRequestFacts {
     ip: clientIp(req),
     acceptHeader: (req.get('accept') ?? '*/*').slice(0, 2048),
     userAgent: (req.get('user-agent') ?? '').slice(0, 2048),
-    origin: allowedOrigin(req.get('origin'), ctx.config.allowedOrigins),
+    // The backend's own pages (the payment link page) are a merchant page too.
+    origin: allowedOrigin(req.get('origin'), [
+      ...ctx.config.allowedOrigins,
+      new URL(ctx.config.publicUrl).origin,
+    ]),
   };
 }
 
