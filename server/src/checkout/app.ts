@@ -10,6 +10,7 @@
  *   /gateway-page/{ref}       the gateway's 3DS `html` of one order, under a strict CSP
  *   /launch/{ref}/{key}       the page that posts the order's 3DS forms (and frames its gateway page)
  *   /callbacks/gateway        the gateway's server callbacks
+ *   /pay/{linkId}             a payment link's page (payment-link-page/), its visits' sessions
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
