@@ -28,8 +28,14 @@ export interface DemoOptions {
 
 const PUBLIC_DIR = new URL('./public/', import.meta.url);
 
-/** Merchant API calls the page may ask for, each as (method, path template). */
-const OPERATIONS: Record<string, { method: 'GET' | 'POST'; path: string }> = {
+/**
+ * Merchant API calls the page may ask for, each as (method, path template), and what the shop's
+ * server adds to the body (what it knows of its customer).
+ */
+const OPERATIONS: Record<
+  string,
+  { method: 'GET' | 'POST'; path: string; adds?: () => Record<string, unknown> }
+> = {
   'order-read': { method: 'GET', path: '/v1/orders/:orderId' },
   'session-expire': { method: 'POST', path: '/v1/checkout-sessions/:sessionId/expire' },
   'order-capture': { method: 'POST', path: '/v1/orders/:orderId/capture' },
@@ -46,6 +52,16 @@ const OPERATIONS: Record<string, { method: 'GET' | 'POST'; path: string }> = {
   'recurring-create': { method: 'POST', path: '/v1/recurring-payments' },
   'hosted-form': { method: 'POST', path: '/v1/hosted-forms' },
   'account-verification': { method: 'POST', path: '/v1/account-verifications' },
+  'payment-link': {
+    method: 'POST',
+    path: '/v1/payment-links',
+    adds: () => ({ customer: DEMO_CUSTOMER, metadata: { source: 'demo' } }),
+  },
+  'payment-link-read': { method: 'GET', path: '/v1/payment-links/:paymentLinkId' },
+  'payment-link-deactivate': {
+    method: 'POST',
+    path: '/v1/payment-links/:paymentLinkId/deactivate',
+  },
 };
 
 export function createDemoRouter(options: DemoOptions): Router {
@@ -147,9 +163,10 @@ export function createDemoRouter(options: DemoOptions): Router {
     const path = operation.path.replace(/:(\w+)/g, (_, name: string) =>
       encodeURIComponent(params[name] ?? ''),
     );
+    const sent = { ...(body ?? {}), ...operation.adds?.() };
     return relay(
       res,
-      merchantApi(operation.method, path, operation.method === 'POST' ? (body ?? {}) : undefined),
+      merchantApi(operation.method, path, operation.method === 'POST' ? sent : undefined),
     );
   });
 

@@ -73,7 +73,48 @@ const handlers = {
     const { ok, data } = await operation('hosted-form', body);
     if (ok && data.url) window.location.assign(data.url);
   },
+  async 'payment-link'(form) {
+    const { maxPayments, ...fields } = formBody(form);
+    const max = Number(maxPayments);
+    const body = { ...fields, ...(max > 1 ? { reusable: true, maxPayments: max } : {}) };
+    const { ok, data } = await operation('payment-link', body);
+    if (ok) showLink(data);
+  },
 };
+
+/** The link's URL, its state and its QR code (the backend's SVG, shown as an image). */
+function showLink(link) {
+  const box = document.querySelector('#payment-link');
+  const anchor = document.createElement('a');
+  anchor.href = link.url;
+  anchor.target = '_blank';
+  anchor.rel = 'noopener';
+  anchor.textContent = link.url;
+  const qr = document.createElement('img');
+  qr.src = `data:image/svg+xml;base64,${btoa(link.qrCode)}`;
+  qr.alt = `QR code of ${link.url}`;
+  qr.width = 160;
+  qr.height = 160;
+  const state = document.createElement('p');
+  state.textContent = `State: ${link.state}, ${link.paymentCount} of ${link.maxPayments ?? '∞'} paid`;
+  const refresh = document.createElement('button');
+  refresh.type = 'button';
+  refresh.textContent = 'Read the link again';
+  refresh.addEventListener('click', async () => {
+    const { ok, data } = await operation('payment-link-read', undefined, {
+      paymentLinkId: link.id,
+    });
+    if (ok) showLink(data);
+  });
+  const off = document.createElement('button');
+  off.type = 'button';
+  off.textContent = 'Deactivate';
+  off.addEventListener('click', async () => {
+    const { ok, data } = await operation('payment-link-deactivate', {}, { paymentLinkId: link.id });
+    if (ok) showLink(data);
+  });
+  box.replaceChildren(anchor, qr, state, refresh, off);
+}
 
 for (const form of document.querySelectorAll('form[data-operation]')) {
   form.addEventListener('submit', (event) => {
