@@ -1,0 +1,169 @@
+/**
+ * A payment link, end to end in Chromium: the merchant creates it with amount, currency,
+ * description (and the customer, as a session takes it); a shopper opens its URL, is given a visit
+ * of their own, types the card, passes a 3-D Secure challenge in the element's dialog, and the link
+ * reads `paid` with one `payment_link.paid` event; a reload of the visit thanks the shopper, and the
+ * link's address says it is paid. The page runs under its own strict CSP: a violation would stop
+ * the element, and the test would not reach the challenge.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import express from 'express';
+import type { Browser } from 'playwright-core';
+import { type CheckoutApp, createCheckoutApp } from '../../server/src/checkout/app.js';
+import { createLogger } from '../../server/src/checkout/logger.js';
+import { sri } from '../../server/src/sri.js';
+import type { CheckoutStore } from '../../server/src/store/index.js';
+import { ensureWidgetBuilt, widgetBundlePath } from '../../server/src/widget-build.js';
+import {
+  closeServer,
+  devMerchantAt,
+  FAST_TIMING,
+  JWT_SECRET,
+  listen,
+  MERCHANT_API_KEY,
+  type Sandbox,
+  startSandbox,
+} from '../support/loopback-stack.js';
+import { memoryCheckoutStore } from '../support/memory-schemas.js';
+import { scaled } from '../support/time-scale.js';
+import { CUSTOMER, merchant } from '../support/widget-api-client.js';
+import { DESKTOP, launchBrowser } from './support/browser.js';
+import {
+  answerChallenge,
+  challengeFrame,
+  payButton,
+  type TestCard,
+  testCards,
+  typeCard,
+} from './support/checkout-page.js';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const VERSION = '0.0.0-e2e';
+
+describe('a payment link paid in Chromium', () => {
+  let sb: Sandbox;
+  let backend: Awaited<ReturnType<typeof listen>>;
+  let store: CheckoutStore;
+  let checkout: CheckoutApp;
+  let browser: Browser;
+  let cards: Map<string, TestCard>;
+  let widgetDir: string;
+
+  before(async () => {
+    await ensureWidgetBuilt(ROOT);
+    const bundle = await readFile(widgetBundlePath(ROOT));
+    // The element's folder as the build describes it: its versioned file and its hash.
+    widgetDir = await mkdtemp(join(tmpdir(), 'link-e2e-'));
+    await writeFile(
+      join(widgetDir, 'integrity.json'),
+      JSON.stringify({ version: VERSION, files: { 'pay-checkout.js': sri(bundle) } }),
+    );
+    backend = await listen();
+    sb = await startSandbox({ frameAncestors: [backend.url] });
+    store = await memoryCheckoutStore();
+    checkout = createCheckoutApp(
+      {
+        gateway: devMerchantAt(sb, sb.gatewayUrl),
+        merchantApiKey: MERCHANT_API_KEY,
+        jwtSecret: JWT_SECRET,
+        publicUrl: backend.url,
+        allowedOrigins: ['https://shop.example'],
+        logLevel: 'warn',
+        paymentLinkPage: { merchantName: 'Corner Shop', colors: { primary: '#0a7d55' } },
+      },
+      {
+        store,
+        widgetDir,
+        background: true,
+        timing: FAST_TIMING,
+        logger: createLogger({ level: 'warn' }),
+      },
+    );
+    const app = express();
+    // The versioned file, as the backend's CDN folder serves it.
+    app.get(`/v${VERSION}/pay-checkout.js`, (_req, res) => {
+      res.set('Access-Control-Allow-Origin', '*').type('text/javascript').send(bundle);
+    });
+    app.use(checkout.app);
+    backend.server.on('request', app);
+    browser = await launchBrowser();
+    cards = await testCards(sb.origin);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await checkout.close();
+    await closeServer(backend.server);
+    await store.close();
+    await sb.close();
+    await rm(widgetDir, { recursive: true, force: true });
+  });
+
+  test('opened from its URL, paid through a 3-D Secure challenge: the link reads paid', async () => {
+    const created = await merchant(backend.url, 'POST', '/v1/payment-links', {
+      amount: '18.50',
+      currency: 'EUR',
+      description: 'Phone order 2291',
+      customer: CUSTOMER,
+      returnUrl: 'https://shop.example/thanks',
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const link = created.body as { id: string; url: string };
+    const card = cards.get('3ds2-challenge');
+    assert.ok(card?.otp);
+
+    const page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
+    page.setDefaultTimeout(scaled(20_000));
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (/Content.Security.Policy|Refused to/i.test(message.text()))
+        violations.push(message.text());
+    });
+    await page.goto(link.url);
+    assert.match(page.url(), /\?visit=[A-Za-z0-9_-]{22}$/);
+    await page.getByRole('heading', { name: 'Corner Shop' }).waitFor();
+    await page.getByText('Phone order 2291').waitFor();
+    await payButton(page).waitFor();
+    await typeCard(page, card);
+    await payButton(page).click();
+    await challengeFrame(page).getByLabel('One-time code').waitFor();
+    await answerChallenge(page, card.otp);
+
+    const end = Date.now() + scaled(30_000);
+    let read = await merchant(backend.url, 'GET', `/v1/payment-links/${link.id}`);
+    while (read.body.state !== 'paid' && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 200));
+      read = await merchant(backend.url, 'GET', `/v1/payment-links/${link.id}`);
+    }
+    assert.equal(read.body.state, 'paid');
+    assert.equal(read.body.paymentCount, 1);
+    const orderId = read.body.payments[0].orderId as string;
+    assert.equal(
+      (await merchant(backend.url, 'GET', `/v1/orders/${orderId}`)).body.status,
+      'approved',
+    );
+    const events = await merchant(backend.url, 'GET', '/v1/events?type=payment_link.paid');
+    assert.deepEqual(
+      events.body.events
+        .filter((e: { data: { paymentLink: { id: string } } }) => e.data.paymentLink.id === link.id)
+        .map((e: { type: string }) => e.type),
+      ['payment_link.paid'],
+    );
+
+    // The visit, reloaded, thanks the shopper; the link's own address says it is paid.
+    await page.reload();
+    await page.getByText('Payment received. Thank you.').waitFor();
+    assert.equal(
+      await page.getByRole('link', { name: 'Continue' }).getAttribute('href'),
+      'https://shop.example/thanks',
+    );
+    await page.goto(link.url);
+    await page.getByText('This link has already been paid.').waitFor();
+    assert.deepEqual(violations, []);
+    await page.context().close();
+  });
+});
