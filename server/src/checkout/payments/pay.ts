@@ -122,6 +122,11 @@ export async function startPayment(
     throw new HttpError(409, 'conflict', `The checkout session is ${claim.session.state}`);
   }
   let order = claim.order;
+  // The customer it carries, masked by the logger (personal-data.ts): enough to tell shoppers apart.
+  ctx.logger.info(
+    { orderId: order.id, attempt: order.attempt, customer: order.customer },
+    'payment attempt sent',
+  );
 
   try {
     const result = await inScope(ctx, { orderId: order.id }, () =>
