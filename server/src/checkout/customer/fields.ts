@@ -35,7 +35,8 @@ const personalText = (max: number, min = 1) =>
 export const Email = z
   .string()
   .trim()
-  .pipe(z.email('must be an e-mail address').max(50, 'must be at most 50 characters'));
+  .pipe(z.email('must be an e-mail address').max(50, 'must be at most 50 characters'))
+  .refine((text) => !holdsCardNumber(text), 'must not hold a card number');
 
 /** As typed (`0151 12345678`, `+44 20 7946 0958`): made E.164 with its country (normalised). */
 export const PhoneText = oneLineText(30);
