@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { CollectGroup } from '../../../../../contract/api-types.js';
 import {
   ADDRESS_LINE,
+  type AddressFields,
   addressIssues,
   CITY,
   Country,
@@ -42,14 +43,7 @@ export const CUSTOMER_FIELDS = {
   }),
 };
 
-type CustomerInput = {
-  country?: string | undefined;
-  zipCode?: string | undefined;
-  phone?: string | undefined;
-  address1?: string | undefined;
-  city?: string | undefined;
-  state?: string | undefined;
-};
+type CustomerInput = AddressFields & { phone?: string | undefined };
 
 /**
  * A customer's fields taken together: the postal code fits the country (kept in capitals), the
