@@ -317,6 +317,14 @@ create index merchant_webhooks_due on merchant_webhooks (next_attempt_at)
 create index merchant_webhooks_created on merchant_webhooks (created_at);
 `;
 
+/**
+ * How many times the shopper gave the session more time (POST /widget/extend): each is counted,
+ * so a session has a bounded number of them however its expiry moved.
+ */
+const sessionExtensions = `
+alter table checkout_sessions add column extensions integer not null default 0;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -336,4 +344,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '016-client-order-ids', sql: clientOrderIds },
   { id: '017-webhook-redelivered-at', sql: webhookRedeliveredAt },
   { id: '018-events-kept', sql: eventsKept },
+  { id: '019-session-extensions', sql: sessionExtensions },
 ];
