@@ -1,7 +1,8 @@
 /**
  * A returning shopper's saved cards: the list the session offers (brand, last four, expiry; an
  * expired card shown but not selectable) above "Use another card", the most recent usable one
- * chosen. The card details come from the backend; the browser holds only each card's opaque
+ * chosen, each card once (the backend lists a card saved twice once; a backend that does not is
+ * shown it once all the same). The card details come from the backend; the browser holds only each card's opaque
  * handle, valid in this session alone. The chosen card's security code is the card form's
  * (card-form.ts).
  *
@@ -55,13 +56,20 @@ export class SavedCards {
           // The comma inside: the build trims the space that opens a template.
           expired ? html`<span class="hint">, ${t('savedExpired')}</span>` : nothing
         }</label>`;
+    // Each label once: two of them alike (one card saved twice) could not be told apart.
+    const listed = new Set<string>();
     return html`<fieldset ?disabled=${busy} part="saved-cards"><legend>${t('savedCards')}</legend>
-      ${info.savedCards!.map((c) =>
-        option(
-          c.handle,
-          `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}, ${c.expMonth}/${c.expYear.slice(-2)}`,
-          c.expired,
-        ),
-      )}${option('', t('useAnotherCard'))}</fieldset>${form}`;
+      ${info
+        .savedCards!.map(
+          (c) =>
+            [
+              c,
+              `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}, ${c.expMonth}/${c.expYear.slice(-2)}`,
+            ] as const,
+        )
+        .filter(([, label]) => !listed.has(label) && !!listed.add(label))
+        .map(([c, label]) =>
+          option(c.handle, label, c.expired),
+        )}${option('', t('useAnotherCard'))}</fieldset>${form}`;
   }
 }

@@ -67,4 +67,10 @@ export default {
   useAnotherCard: 'Použít jinou kartu',
   savedExpired: 'Platnost vypršela',
   saveCard: 'Uložit kartu pro další platby',
+  'time.session': 'Platební relace končí v {time}.',
+  'time.more': 'Potřebuji více času',
+  'time.kept': 'Platební relace zůstává otevřená do {time}.',
+  'time.last': 'Déle ji prodloužit nelze: zaplaťte do té doby, nebo začněte znovu v obchodě.',
+  'time.bank':
+    'Potvrďte platbu u banky do {time}; více času banka nedává. Poté se toto okno zavře a platba se zastaví.',
 } satisfies Strings;

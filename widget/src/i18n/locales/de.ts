@@ -67,4 +67,10 @@ export default {
   useAnotherCard: 'Andere Karte verwenden',
   savedExpired: 'Abgelaufen',
   saveCard: 'Karte für zukünftige Zahlungen speichern',
+  'time.session': 'Dieser Bezahlvorgang endet um {time}.',
+  'time.more': 'Ich brauche mehr Zeit',
+  'time.kept': 'Dieser Bezahlvorgang bleibt bis {time} geöffnet.',
+  'time.last': 'Länger geht es nicht: Bezahlen Sie bis dahin oder beginnen Sie im Shop neu.',
+  'time.bank':
+    'Bestätigen Sie die Zahlung bis {time} bei Ihrer Bank; mehr Zeit gibt sie nicht. Danach schließt sich dieses Fenster und die Zahlung wird abgebrochen.',
 } satisfies Strings;

@@ -67,4 +67,10 @@ export default {
   useAnotherCard: 'Usar otra tarjeta',
   savedExpired: 'Caducada',
   saveCard: 'Guardar esta tarjeta para futuras compras',
+  'time.session': 'Esta sesión de pago termina a las {time}.',
+  'time.more': 'Necesito más tiempo',
+  'time.kept': 'Esta sesión de pago sigue abierta hasta las {time}.',
+  'time.last': 'No puede ampliarse más: pague antes o vuelva a empezar desde la tienda.',
+  'time.bank':
+    'Confirme el pago con su banco antes de las {time}; no concede más tiempo. Después, esta ventana se cerrará y el pago se detendrá.',
 } satisfies Strings;

@@ -68,4 +68,11 @@ export default {
   useAnotherCard: 'Utiliser une autre carte',
   savedExpired: 'Expirée',
   saveCard: 'Enregistrer cette carte pour vos prochains achats',
+  'time.session': 'Cette session de paiement se termine à {time}.',
+  'time.more': 'J’ai besoin de plus de temps',
+  'time.kept': 'Cette session de paiement reste ouverte jusqu’à {time}.',
+  'time.last':
+    'Elle ne peut pas être prolongée davantage : payez d’ici là ou recommencez depuis la boutique.',
+  'time.bank':
+    'Confirmez auprès de votre banque avant {time} ; elle n’accorde pas plus de temps. Ensuite, cette fenêtre se ferme et le paiement est interrompu.',
 } satisfies Strings;

@@ -67,4 +67,11 @@ export default {
   useAnotherCard: 'Użyj innej karty',
   savedExpired: 'Wygasła',
   saveCard: 'Zapisz kartę do kolejnych płatności',
+  'time.session': 'Sesja płatności kończy się o {time}.',
+  'time.more': 'Potrzebuję więcej czasu',
+  'time.kept': 'Sesja płatności pozostaje otwarta do {time}.',
+  'time.last':
+    'Nie można jej już przedłużyć: zapłać przed tą godziną lub zacznij od nowa w sklepie.',
+  'time.bank':
+    'Potwierdź płatność w banku przed {time}; bank nie daje więcej czasu. Potem to okno się zamknie, a płatność zostanie przerwana.',
 } satisfies Strings;

@@ -67,4 +67,10 @@ export default {
   useAnotherCard: 'Usar outro cartão',
   savedExpired: 'Expirado',
   saveCard: 'Guardar o cartão para compras futuras',
+  'time.session': 'Esta sessão de pagamento termina às {time}.',
+  'time.more': 'Preciso de mais tempo',
+  'time.kept': 'Esta sessão de pagamento fica aberta até às {time}.',
+  'time.last': 'Não pode ser prolongada mais: pague até lá ou recomece a partir da loja.',
+  'time.bank':
+    'Confirme o pagamento com o seu banco antes das {time}; o banco não dá mais tempo. Depois, esta janela fecha-se e o pagamento é interrompido.',
 } satisfies Strings;
