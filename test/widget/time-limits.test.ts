@@ -60,7 +60,7 @@ describe('the session’s time limit', () => {
     expect(res.violations.map((v) => v.id)).to.deep.equal([]);
   });
 
-  it('"I need more time" extends: the new end said and focused, the new token used, warned again before the new end', async () => {
+  it('"I need more time" extends: the new end said and focused (no button now), the new token used, warned again before the new end', async () => {
     m = await withSession();
     const extended: ExtendAnswer = {
       token: 'tok-extended',
@@ -79,7 +79,8 @@ describe('the session’s time limit', () => {
     await flush();
     await m.el.updateComplete;
     const end = at(m, extended.expiresInMs);
-    expect(text(warning(m))).to.equal(`This checkout stays open until ${end}.`);
+    expect(text(warning(m))).to.equal(`This checkout closes at ${end}.`);
+    expect(warning(m)!.querySelector('button')).to.equal(null);
     expect(m.root.activeElement).to.equal(warning(m));
     // Not the old end: nothing happens at 13:00.
     await m.clock.tick(WARN_BEFORE_MS);
@@ -113,7 +114,7 @@ describe('the session’s time limit', () => {
     await flush();
     await m.el.updateComplete;
     expect(text(warning(m))).to.equal(
-      `This checkout closes at ${end}. It cannot stay open longer: pay before then, or start again from the shop.`,
+      `This checkout closes at ${end}. It cannot stay open longer.`,
     );
     expect(warning(m)!.querySelector('button')).to.equal(null);
     expect(m.root.activeElement).to.equal(warning(m));
@@ -125,7 +126,7 @@ describe('the session’s time limit', () => {
     await m.clock.tick(HOUR - WARN_BEFORE_MS);
     await m.el.updateComplete;
     expect(text(warning(m))).to.equal(
-      `This checkout closes at ${end}. It cannot stay open longer: pay before then, or start again from the shop.`,
+      `This checkout closes at ${end}. It cannot stay open longer.`,
     );
     expect(warning(m)!.querySelector('button')).to.equal(null);
     await m.clock.tick(WARN_BEFORE_MS);
@@ -192,7 +193,7 @@ describe('the bank’s time limit, in the challenge dialog', () => {
     const said = dialog.querySelector('.time')!;
     expect(said.getAttribute('role')).to.equal('alert');
     expect(said.textContent).to.equal(
-      `Confirm with your bank before ${end}; it gives no more time. After that this window closes and the payment stops.`,
+      `Your bank’s page closes at ${end} and cannot be given more time; the payment then stops.`,
     );
     // Nothing to press: the bank's limit is not ours to extend.
     expect(said.querySelector('button')).to.equal(null);

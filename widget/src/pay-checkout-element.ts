@@ -189,13 +189,13 @@ export class PayCheckoutElement extends LitElement {
 
   /** The session's time limit: its warning, "I need more time", its end (time-limits.ts). */
   private readonly _time = new SessionTime(this, {
-    api: () => this._api(),
-    env: () => this._env,
-    t: (key, vars) => this._t(key, vars),
-    lang: () => this._localize._lang,
-    open: () => this._status === 'ready',
-    expired: () => this._fail(new ApiError('session-expired', 'session expired', 401)),
-    token: (token) => {
+    _api: () => this._api(),
+    _env: () => this._env,
+    _t: (key, vars) => this._t(key, vars),
+    _lang: () => this._localize._lang,
+    _open: () => this._status === 'ready',
+    _expired: () => this._fail(new ApiError('session-expired', 'session expired', 401)),
+    _token: (token) => {
       this._token = [this.session, token];
     },
   });

@@ -24,18 +24,19 @@ export const WARN_BEFORE_MS = 120_000;
 export const clockTime = (lang: string, ms: number): string =>
   new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(ms);
 
+/** Its members start with an underscore: the CDN build shortens such names. */
 export interface SessionTimePorts {
-  api(): Api;
-  env(): Env;
-  t(key: StringKey, vars?: Record<string, string | number>): string;
+  _api(): Api;
+  _env(): Env;
+  _t(key: StringKey, vars?: Record<string, string | number>): string;
   /** The language shown (for the hour). */
-  lang(): string;
+  _lang(): string;
   /** Whether the form is up for a payment (nothing under way, no result shown). */
-  open(): boolean;
+  _open(): boolean;
   /** The session ended while the form was up. */
-  expired(): void;
+  _expired(): void;
   /** The token the extension answered: the element's calls carry it from now on. */
-  token(token: string): void;
+  _token(token: string): void;
 }
 
 export class SessionTime implements ReactiveController {
@@ -64,14 +65,14 @@ export class SessionTime implements ReactiveController {
    * panel ends it. After each render, so the timers follow the host's state.
    */
   hostUpdated(): void {
-    const open = this._end > 0 && this._host.isConnected && this._ports.open();
+    const open = this._end > 0 && this._host.isConnected && this._ports._open();
     if (open === !!this._timers) return;
-    const env = this._ports.env();
+    const env = this._ports._env();
     if (!open) return this._stop();
     const inMs = this._end - env.now();
     this._timers = [
       env.setTimeout(() => this._say(), inMs - WARN_BEFORE_MS),
-      env.setTimeout(() => this._ports.expired(), inMs),
+      env.setTimeout(() => this._ports._expired(), inMs),
     ];
   }
 
@@ -80,7 +81,7 @@ export class SessionTime implements ReactiveController {
   }
 
   private _stop(): void {
-    const env = this._ports.env();
+    const env = this._ports._env();
     for (const id of this._timers ?? []) env.clearTimeout(id);
     this._timers = undefined;
   }
@@ -89,7 +90,7 @@ export class SessionTime implements ReactiveController {
   _watch(info: SessionView): void {
     this._set(
       info.expiresAt,
-      info.expiresInMs ?? Date.parse(info.expiresAt) - this._ports.env().now(),
+      info.expiresInMs ?? Date.parse(info.expiresAt) - this._ports._env().now(),
       info.extensionsLeft ?? 0,
     );
   }
@@ -99,23 +100,19 @@ export class SessionTime implements ReactiveController {
     this._stop();
     this._said = '';
     this._expiresAt = expiresAt;
-    this._end = this._ports.env().now() + inMs;
+    this._end = this._ports._env().now() + inMs;
     this._left = left;
     this._host.requestUpdate();
   }
 
   /**
-   * The warning (with "I need more time" while the session takes an extension), or after an
-   * extension the session's new end; `focus`: focus on the words (the button that was clicked is
-   * gone).
+   * The warning, with "I need more time" while the session takes an extension and it was not just
+   * given one (the new end says it was); `focus`: on the words, the button clicked being gone.
    */
-  private _say(kept?: boolean, focus?: boolean): void {
+  private _say(extended?: boolean, focus?: boolean): void {
     const p = this._ports;
-    const time = clockTime(p.lang(), this._end);
-    this._ask = !kept && this._left > 0;
-    this._said = kept
-      ? p.t('time.kept', { time })
-      : `${p.t('time.session', { time })}${this._left ? '' : ` ${p.t('time.last')}`}`;
+    this._ask = !extended && this._left > 0;
+    this._said = `${p._t('time.session', { time: clockTime(p._lang(), this._end) })}${this._left ? '' : ` ${p._t('time.last')}`}`;
     this._host.requestUpdate();
     if (focus)
       void this._host.updateComplete.then(() =>
@@ -127,12 +124,12 @@ export class SessionTime implements ReactiveController {
   private _more = async (): Promise<void> => {
     let kept: ExtendAnswer | undefined;
     try {
-      kept = await this._ports.api().extend({ expiresAt: this._expiresAt });
+      kept = await this._ports._api().extend({ expiresAt: this._expiresAt });
     } catch {
       this._left = 0;
     }
     if (kept) {
-      this._ports.token(kept.token);
+      this._ports._token(kept.token);
       this._set(kept.expiresAt, kept.expiresInMs, kept.extensionsLeft);
     }
     this._say(!!kept, true);
@@ -140,10 +137,10 @@ export class SessionTime implements ReactiveController {
 
   /** The warning above the form while it is up; nothing otherwise. */
   render() {
-    return this._said && this._ports.open()
+    return this._said && this._ports._open()
       ? html`<p class="notice time" part="notice" role="alert" tabindex="-1">${this._said}${
           this._ask
-            ? html` <button type="button" part="button" @click=${this._more}>${this._ports.t('time.more')}</button>`
+            ? html` <button type="button" part="button" @click=${this._more}>${this._ports._t('time.more')}</button>`
             : nothing
         }</p>`
       : nothing;

@@ -56,20 +56,15 @@ export class SavedCards {
           // The comma inside: the build trims the space that opens a template.
           expired ? html`<span class="hint">, ${t('savedExpired')}</span>` : nothing
         }</label>`;
-    // Each label once: two of them alike (one card saved twice) could not be told apart.
+    // Each label once: two alike (one card saved twice) could not be told apart. The size is read
+    // before the add and after it: they differ only for a label not listed yet.
     const listed = new Set<string>();
     return html`<fieldset ?disabled=${busy} part="saved-cards"><legend>${t('savedCards')}</legend>
-      ${info
-        .savedCards!.map(
-          (c) =>
-            [
-              c,
-              `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}, ${c.expMonth}/${c.expYear.slice(-2)}`,
-            ] as const,
-        )
-        .filter(([, label]) => !listed.has(label) && !!listed.add(label))
-        .map(([c, label]) =>
-          option(c.handle, label, c.expired),
-        )}${option('', t('useAnotherCard'))}</fieldset>${form}`;
+      ${info.savedCards!.map((c) => {
+        const label = `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}, ${c.expMonth}/${c.expYear.slice(-2)}`;
+        return listed.size !== listed.add(label).size
+          ? option(c.handle, label, c.expired)
+          : nothing;
+      })}${option('', t('useAnotherCard'))}</fieldset>${form}`;
   }
 }

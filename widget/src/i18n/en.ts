@@ -69,14 +69,13 @@ export const en = {
   useAnotherCard: 'Use another card',
   savedExpired: 'Expired',
   saveCard: 'Save this card for next time',
-  // Time limits (time-limits.ts, three-ds/flow.ts): the session's warning, its button, its new
-  // end, why it cannot be extended; the bank's limit in the challenge dialog.
+  // Time limits (time-limits.ts, three-ds/flow.ts): the session's warning, its button, why it
+  // cannot be extended; the bank's limit in the challenge dialog.
   'time.session': 'This checkout closes at {time}.',
   'time.more': 'I need more time',
-  'time.kept': 'This checkout stays open until {time}.',
-  'time.last': 'It cannot stay open longer: pay before then, or start again from the shop.',
+  'time.last': 'It cannot stay open longer.',
   'time.bank':
-    'Confirm with your bank before {time}; it gives no more time. After that this window closes and the payment stops.',
+    'Your bank’s page closes at {time} and cannot be given more time; the payment then stops.',
 };
 
 /** A stable string key: what `strings` overrides and every language file translates. */

@@ -69,8 +69,7 @@ export default {
   saveCard: 'Uložit kartu pro další platby',
   'time.session': 'Platební relace končí v {time}.',
   'time.more': 'Potřebuji více času',
-  'time.kept': 'Platební relace zůstává otevřená do {time}.',
-  'time.last': 'Déle ji prodloužit nelze: zaplaťte do té doby, nebo začněte znovu v obchodě.',
+  'time.last': 'Déle ji prodloužit nelze.',
   'time.bank':
-    'Potvrďte platbu u banky do {time}; více času banka nedává. Poté se toto okno zavře a platba se zastaví.',
+    'Stránka vaší banky se zavře v {time} a nelze ji prodloužit; poté se platba zastaví.',
 } satisfies Strings;

@@ -69,8 +69,7 @@ export default {
   saveCard: 'Karte für zukünftige Zahlungen speichern',
   'time.session': 'Dieser Bezahlvorgang endet um {time}.',
   'time.more': 'Ich brauche mehr Zeit',
-  'time.kept': 'Dieser Bezahlvorgang bleibt bis {time} geöffnet.',
-  'time.last': 'Länger geht es nicht: Bezahlen Sie bis dahin oder beginnen Sie im Shop neu.',
+  'time.last': 'Eine weitere Verlängerung ist nicht möglich.',
   'time.bank':
-    'Bestätigen Sie die Zahlung bis {time} bei Ihrer Bank; mehr Zeit gibt sie nicht. Danach schließt sich dieses Fenster und die Zahlung wird abgebrochen.',
+    'Die Seite Ihrer Bank schließt um {time} und kann nicht verlängert werden; danach wird die Zahlung abgebrochen.',
 } satisfies Strings;

@@ -69,8 +69,7 @@ export default {
   saveCard: 'Guardar esta tarjeta para futuras compras',
   'time.session': 'Esta sesión de pago termina a las {time}.',
   'time.more': 'Necesito más tiempo',
-  'time.kept': 'Esta sesión de pago sigue abierta hasta las {time}.',
-  'time.last': 'No puede ampliarse más: pague antes o vuelva a empezar desde la tienda.',
+  'time.last': 'No puede ampliarse más.',
   'time.bank':
-    'Confirme el pago con su banco antes de las {time}; no concede más tiempo. Después, esta ventana se cerrará y el pago se detendrá.',
+    'La página de su banco se cierra a las {time} y no puede ampliarse; después, el pago se detiene.',
 } satisfies Strings;

@@ -70,9 +70,7 @@ export default {
   saveCard: 'Enregistrer cette carte pour vos prochains achats',
   'time.session': 'Cette session de paiement se termine à {time}.',
   'time.more': 'J’ai besoin de plus de temps',
-  'time.kept': 'Cette session de paiement reste ouverte jusqu’à {time}.',
-  'time.last':
-    'Elle ne peut pas être prolongée davantage : payez d’ici là ou recommencez depuis la boutique.',
+  'time.last': 'Elle ne peut pas être prolongée davantage.',
   'time.bank':
-    'Confirmez auprès de votre banque avant {time} ; elle n’accorde pas plus de temps. Ensuite, cette fenêtre se ferme et le paiement est interrompu.',
+    'La page de votre banque se ferme à {time} et ne peut pas être prolongée ; le paiement s’arrête alors.',
 } satisfies Strings;

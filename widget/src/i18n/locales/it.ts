@@ -68,9 +68,7 @@ export default {
   saveCard: 'Salva la carta per i prossimi acquisti',
   'time.session': 'La sessione di pagamento termina alle {time}.',
   'time.more': 'Mi serve più tempo',
-  'time.kept': 'La sessione di pagamento resta aperta fino alle {time}.',
-  'time.last':
-    'Non può essere prolungata oltre: pagare entro quell’ora o ricominciare dal negozio.',
+  'time.last': 'Non può essere prolungata oltre.',
   'time.bank':
-    'Confermare il pagamento con la banca entro le {time}: la banca non concede altro tempo. Dopo, questa finestra si chiude e il pagamento si interrompe.',
+    'La pagina della banca si chiude alle {time} e non può essere prolungata; poi il pagamento si interrompe.',
 } satisfies Strings;

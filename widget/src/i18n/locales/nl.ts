@@ -69,8 +69,7 @@ export default {
   saveCard: 'Kaart opslaan voor een volgende betaling',
   'time.session': 'Deze betaalsessie sluit om {time}.',
   'time.more': 'Ik heb meer tijd nodig',
-  'time.kept': 'Deze betaalsessie blijft open tot {time}.',
-  'time.last': 'Langer openhouden kan niet: betaal vóór die tijd of begin opnieuw in de winkel.',
+  'time.last': 'Langer openhouden kan niet.',
   'time.bank':
-    'Bevestig de betaling vóór {time} bij uw bank; meer tijd geeft de bank niet. Daarna sluit dit venster en stopt de betaling.',
+    'De pagina van uw bank sluit om {time} en kan niet worden verlengd; daarna stopt de betaling.',
 } satisfies Strings;

@@ -69,9 +69,7 @@ export default {
   saveCard: 'Zapisz kartę do kolejnych płatności',
   'time.session': 'Sesja płatności kończy się o {time}.',
   'time.more': 'Potrzebuję więcej czasu',
-  'time.kept': 'Sesja płatności pozostaje otwarta do {time}.',
-  'time.last':
-    'Nie można jej już przedłużyć: zapłać przed tą godziną lub zacznij od nowa w sklepie.',
+  'time.last': 'Nie można jej już przedłużyć.',
   'time.bank':
-    'Potwierdź płatność w banku przed {time}; bank nie daje więcej czasu. Potem to okno się zamknie, a płatność zostanie przerwana.',
+    'Strona banku zamknie się o {time} i nie można jej przedłużyć; potem płatność zostanie przerwana.',
 } satisfies Strings;

@@ -69,8 +69,7 @@ export default {
   saveCard: 'Guardar o cartão para compras futuras',
   'time.session': 'Esta sessão de pagamento termina às {time}.',
   'time.more': 'Preciso de mais tempo',
-  'time.kept': 'Esta sessão de pagamento fica aberta até às {time}.',
-  'time.last': 'Não pode ser prolongada mais: pague até lá ou recomece a partir da loja.',
+  'time.last': 'Não pode ser prolongada mais.',
   'time.bank':
-    'Confirme o pagamento com o seu banco antes das {time}; o banco não dá mais tempo. Depois, esta janela fecha-se e o pagamento é interrompido.',
+    'A página do seu banco fecha às {time} e não pode ser prolongada; depois, o pagamento é interrompido.',
 } satisfies Strings;

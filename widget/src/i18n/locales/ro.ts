@@ -69,8 +69,7 @@ export default {
   saveCard: 'Salvați cardul pentru plățile viitoare',
   'time.session': 'Această sesiune de plată se încheie la ora {time}.',
   'time.more': 'Am nevoie de mai mult timp',
-  'time.kept': 'Această sesiune de plată rămâne deschisă până la ora {time}.',
-  'time.last': 'Nu mai poate fi prelungită: plătiți până atunci sau reluați din magazin.',
+  'time.last': 'Nu mai poate fi prelungită.',
   'time.bank':
-    'Confirmați plata la bancă înainte de ora {time}; banca nu acordă mai mult timp. După aceea, fereastra se închide și plata se oprește.',
+    'Pagina băncii se închide la ora {time} și nu poate fi prelungită; apoi plata se oprește.',
 } satisfies Strings;

@@ -67,8 +67,7 @@ export default {
   saveCard: 'Kartı sonraki alışverişler için kaydet',
   'time.session': 'Bu ödeme oturumunun kapanış saati: {time}.',
   'time.more': 'Daha fazla zamana ihtiyacım var',
-  'time.kept': 'Bu ödeme oturumu şu saate kadar açık: {time}.',
-  'time.last': 'Daha fazla uzatılamaz: bu saatten önce ödeyin ya da mağazadan yeniden başlayın.',
+  'time.last': 'Daha fazla uzatılamaz.',
   'time.bank':
-    'Ödemeyi bankanızla onaylamak için son saat: {time}. Banka ek süre vermez; sonra bu pencere kapanır ve ödeme durdurulur.',
+    'Bankanızın sayfası şu saatte kapanır: {time}. Süre uzatılamaz; sonra ödeme durdurulur.',
 } satisfies Strings;
