@@ -3,8 +3,8 @@ import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { NextAction } from '../../contract/api-types.js';
 import { unsafeUrlOf } from '../../contract/safe-url.js';
 import { CHALLENGE_TIMEOUT_MS } from '../../contract/three-ds.js';
-import { WARN_BEFORE_MS } from '../../widget/src/time-limits.js';
 import { CHALLENGE_POLL_MIN_MS, FALLBACK_AFTER_MS } from '../../widget/src/three-ds/flow.js';
+import { WARN_BEFORE_MS } from '../../widget/src/time-limits.js';
 import {
   FakeBackend,
   finalApproved,

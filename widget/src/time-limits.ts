@@ -67,8 +67,9 @@ export class SessionTime implements ReactiveController {
   hostUpdated(): void {
     const open = this._end > 0 && this._host.isConnected && this._ports._open();
     if (open === !!this._timers) return;
+    this._stop();
+    if (!open) return;
     const env = this._ports._env();
-    if (!open) return this._stop();
     const inMs = this._end - env.now();
     this._timers = [
       env.setTimeout(() => this._say(), inMs - WARN_BEFORE_MS),
