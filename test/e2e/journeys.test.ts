@@ -80,6 +80,31 @@ describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
     );
   });
 
+  test("the shop's result line and event log mark the element's words with their language (Arabic in an English page)", async () => {
+    const page = await harness.newPage();
+    await page.goto(harness.stack().shopUrl);
+    await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('ar');
+    await page.getByRole('button', { name: 'Go to payment' }).click();
+    // Pay on an empty form: the element's own check refuses it, in Arabic.
+    const pay = page.locator('pay-checkout').locator('button[type="submit"]');
+    await pay.waitFor();
+    await pay.click();
+    const words = page.locator('#result span[lang="ar"][dir="auto"]');
+    await words.waitFor();
+    const said = (await words.textContent()) ?? '';
+    assert.match(said, /[\u0600-\u06ff]/, said);
+    assert.match(
+      (await page.locator('#result').textContent()) ?? '',
+      /^Payment failed: validation \(/,
+    );
+    // The event log quotes the same words, marked the same way; its English stays unmarked.
+    const logged = page
+      .locator('#event-log li', { hasText: 'pay-error' })
+      .locator('span[lang="ar"]');
+    assert.equal(await logged.textContent(), JSON.stringify(said));
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+  });
+
   test('a double click on Pay sends one payment', async () => {
     const page = await harness.newPage();
     const pays = countRequests(page, '/widget/pay');
