@@ -139,9 +139,11 @@ export class SessionTime implements ReactiveController {
   /** The warning above the form while it is up; nothing otherwise. */
   render() {
     return this._said && this._ports._open()
-      ? html`<p class="notice time" part="notice" role="alert" tabindex="-1">${this._said}${
+      ? // The space between the words and the button in this template: the build trims the one
+        // that would open the button's.
+        html`<p class="notice time" part="notice" role="alert" tabindex="-1">${this._said} ${
           this._ask
-            ? html` <button type="button" part="button" @click=${this._more}>${this._ports._t('time.more')}</button>`
+            ? html`<button type="button" part="button" @click=${this._more}>${this._ports._t('time.more')}</button>`
             : nothing
         }</p>`
       : nothing;
