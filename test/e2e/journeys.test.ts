@@ -214,6 +214,46 @@ describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
     assert.equal(await orderStatus(orderId), 'approved');
   });
 
+  test('a one-minute session: warned at once, "I need more time" extends it on the backend, then the shopper pays', async () => {
+    const { shopUrl, merchantApi } = harness.stack();
+    const orderId = `short-${Date.now()}`;
+    const created = await merchantApi('POST', '/v1/checkout-sessions', {
+      amount: '3.00',
+      currency: 'GBP',
+      orderId,
+      intent: 'sale',
+      description: 'A short session',
+      customer: SHOPPER,
+      expiresInMinutes: 1,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const { token, id, expiresAt } = created.body as {
+      token: string;
+      id: string;
+      expiresAt: string;
+    };
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Short</title>
+<script type="module" src="/pay-checkout.js"></script></head>
+<body><pay-checkout backend="${shopUrl}" session="${token}"></pay-checkout></body></html>`;
+    const page = await harness.newPage();
+    await page.route(`${shopUrl}/short.html`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: html }),
+    );
+    await page.goto(`${shopUrl}/short.html`);
+    // Less than two minutes left: the warning shows at once, spoken.
+    const warning = page.locator('pay-checkout').getByRole('alert');
+    await warning.filter({ hasText: /This checkout closes at/ }).waitFor();
+    await warning.getByRole('button', { name: 'I need more time' }).click();
+    await warning.filter({ hasNotText: 'I need more time' }).waitFor();
+    const session = await merchantApi('GET', `/v1/checkout-sessions/${id}`);
+    const extended = Date.parse((session.body as { expiresAt: string }).expiresAt);
+    assert.equal(extended - Date.parse(expiresAt), 15 * 60_000);
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    await page.locator('pay-checkout').getByRole('heading', { name: 'Payment approved' }).waitFor();
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
   test('on a phone, the challenge fits the screen and pays', async () => {
     const page = await harness.newPage(PHONE);
     const challenge = harness.card('3ds2-challenge');
