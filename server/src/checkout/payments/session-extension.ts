@@ -26,9 +26,12 @@ function extendedExpiry(session: CheckoutSession): number {
   );
 }
 
-/** How many more extensions the session takes now (0 for a session not open). */
-export function extensionsLeft(session: CheckoutSession): number {
-  if (session.state !== 'open') return 0;
+/**
+ * How many more extensions the session takes now: 0 for a session not open, or whose payment's
+ * outcome is pending (an attempt whose bank page was left is still followed).
+ */
+export function extensionsLeft(session: CheckoutSession, payment: Order | null = null): number {
+  if (session.state !== 'open' || (payment && isPending(payment))) return 0;
   if (extendedExpiry(session) <= session.expiresAt.getTime()) return 0;
   return Math.max(0, MAX_EXTENSIONS - session.extensions);
 }

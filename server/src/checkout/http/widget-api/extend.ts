@@ -21,29 +21,30 @@ export const ExtendSchema = z
   .strict();
 
 /** What the element counts from: the expiry and the time left, measured here and now. */
-export function sessionClock(session: CheckoutSession): {
-  expiresInMs: number;
-  extensionsLeft: number;
-} {
+export function sessionClock(
+  session: CheckoutSession,
+  payment: Order | null,
+): { expiresInMs: number; extensionsLeft: number } {
   return {
     expiresInMs: Math.max(0, session.expiresAt.getTime() - Date.now()),
-    extensionsLeft: extensionsLeft(session),
+    extensionsLeft: extensionsLeft(session, payment),
   };
 }
 
 export function extendRoute(ctx: Context) {
   return async (req: Request, res: Response): Promise<void> => {
     const body = parseOr400(ExtendSchema, req.body ?? {});
+    const payment = res.locals.payment as Order | null;
     const session = await extendSession(
       ctx,
       res.locals.session as CheckoutSession,
-      res.locals.payment as Order | null,
+      payment,
       new Date(body.expiresAt),
     );
     const answer: ExtendAnswer = {
       token: signSessionToken(ctx.config.jwtSecret, session.id, session.expiresAt),
       expiresAt: session.expiresAt.toISOString(),
-      ...sessionClock(session),
+      ...sessionClock(session, payment),
     };
     res.json(answer);
   };

@@ -199,7 +199,7 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
         await offeredCards(ctx, session),
       ),
       // The time left and the extensions (extend.ts): the element warns of the session's end.
-      ...sessionClock(session),
+      ...sessionClock(session, payment),
     });
   });
 

@@ -110,8 +110,30 @@ describe('POST /widget/extend', () => {
     await shopper.pay(testCard('3ds2-challenge'));
     const before = await row(session.id);
     assert.equal(before.state, 'paying');
+    assert.equal((await shopper.call('GET', '/session')).body.extensionsLeft, 0);
     const res = await shopper.call('POST', '/extend', { expiresAt });
     assert.equal(res.status, 409);
+    assert.equal(res.body.error.code, 'conflict');
+    assert.deepEqual(await row(session.id), before);
+  });
+
+  it('409 with the form back while the left attempt is still followed (its outcome pending), and nothing changes', async () => {
+    const session = await createSession(be.url);
+    const shopper = new Shopper(be.url, session.token);
+    const { expiresAt } = (await shopper.call('GET', '/session')).body;
+    // Until the bank's challenge shows, then the shopper leaves it: the session takes another card.
+    const method = await shopper.until(await shopper.pay(testCard('3ds2-challenge')));
+    assert.equal(method.action, 'method', JSON.stringify(method));
+    const challenge = await shopper.until(await shopper.methodResult('N'));
+    assert.equal(challenge.action, 'challenge', JSON.stringify(challenge));
+    const left = await shopper.call('POST', '/cancel', { reason: 'shopper-left' });
+    assert.equal(left.status, 200, JSON.stringify(left.body));
+    const read = (await shopper.call('GET', '/session')).body;
+    assert.equal(read.state, 'open');
+    assert.equal(read.extensionsLeft, 0);
+    const before = await row(session.id);
+    const res = await shopper.call('POST', '/extend', { expiresAt });
+    assert.equal(res.status, 409, JSON.stringify(res.body));
     assert.equal(res.body.error.code, 'conflict');
     assert.deepEqual(await row(session.id), before);
   });
