@@ -120,8 +120,13 @@ describe('the session’s time limit', () => {
     expect(m.root.activeElement).to.equal(warning(m));
   });
 
-  it('with no extension left it says so at once, then at its end shows the expiry', async () => {
-    m = await withSession({ extensionsLeft: 0 });
+  it('with no extension left it says so at once, then at its end reads the session again and shows the expiry', async () => {
+    const backend = new FakeBackend().on(
+      'GET /widget/session',
+      { json: sessionView({ expiresAt: EXPIRES_AT, expiresInMs: HOUR, extensionsLeft: 0 }) },
+      { json: sessionView({ expiresAt: EXPIRES_AT, state: 'expired', extensionsLeft: 0 }) },
+    );
+    m = await mount({ backend });
     const end = at(m, HOUR);
     await m.clock.tick(HOUR - WARN_BEFORE_MS);
     await m.el.updateComplete;
@@ -140,6 +145,35 @@ describe('the session’s time limit', () => {
       'This checkout has expired. Please reload the page.',
     );
     expect(m.backend.requests('POST /widget/extend')).to.have.length(0);
+    expect(m.backend.requests('GET /widget/session')).to.have.length(2);
+  });
+
+  it('at its end, a session another tab extended meanwhile stays open: read again, timed afresh', async () => {
+    const backend = new FakeBackend().on(
+      'GET /widget/session',
+      { json: sessionView({ expiresAt: EXPIRES_AT, expiresInMs: HOUR, extensionsLeft: 3 }) },
+      {
+        json: sessionView({
+          expiresAt: '2026-06-15T13:15:00.000Z',
+          expiresInMs: 15 * 60_000,
+          extensionsLeft: 2,
+        }),
+      },
+    );
+    m = await mount({ backend });
+    await m.clock.tick(HOUR);
+    await m.backend.waitFor('GET /widget/session', 2);
+    await flush();
+    await m.el.updateComplete;
+    expect(m.$('[part="result"]')).to.equal(null);
+    expect(m.of('pay-error')).to.deep.equal([]);
+    expect(m.input('number')).to.not.equal(null);
+    // Warned again before the new end.
+    await m.clock.tick(15 * 60_000 - WARN_BEFORE_MS);
+    await m.el.updateComplete;
+    expect(text(warning(m))).to.equal(
+      `This checkout closes at ${at(m, WARN_BEFORE_MS)}. I need more time`,
+    );
   });
 
   it('counts from the time left the backend measured, whatever the device clock says of expiresAt', async () => {

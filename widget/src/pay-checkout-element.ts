@@ -194,7 +194,8 @@ export class PayCheckoutElement extends LitElement {
     _t: (key, vars) => this._t(key, vars),
     _lang: () => this._localize._lang,
     _open: () => this._status === 'ready',
-    _expired: () => this._fail(new ApiError('session-expired', 'session expired', 401)),
+    // Read again: the backend says it expired (or another tab gave it more time).
+    _expired: () => this.reset(),
     _token: (token) => {
       this._token = [this.session, token];
     },

@@ -33,7 +33,7 @@ export interface SessionTimePorts {
   _lang(): string;
   /** Whether the form is up for a payment (nothing under way, no result shown). */
   _open(): boolean;
-  /** The session ended while the form was up. */
+  /** The session reached its end while the form was up: the host reads it again. */
   _expired(): void;
   /** The token the extension answered: the element's calls carry it from now on. */
   _token(token: string): void;
