@@ -1,9 +1,11 @@
 /**
- * The backend client: the six widget routes of contract/api-types.ts, nothing else. It holds the session
+ * The backend client: the seven widget routes of contract/api-types.ts, nothing else. It holds the session
  * token only (never a gateway secret) and turns every failure into an ApiError with a code.
  */
 import type {
   CancelRequest,
+  ExtendAnswer,
+  ExtendRequest,
   MethodResultRequest,
   NextAction,
   PayRequest,
@@ -56,6 +58,8 @@ export interface Api {
   next(waitSeconds?: number, signal?: AbortSignal): Promise<NextAction>;
   cancel(body: CancelRequest): Promise<NextAction>;
   hosted(): Promise<NextAction>;
+  /** More time for the session (time-limits.ts); safe to repeat: the backend extends once per expiry. */
+  extend(body: ExtendRequest): Promise<ExtendAnswer>;
 }
 
 const retryable = (e: unknown) =>
@@ -142,5 +146,6 @@ export function createApi(o: ApiOptions): Api {
       ),
     cancel: (body) => retried<NextAction>('POST', 'cancel', body),
     hosted: () => once<NextAction>('POST', 'hosted'),
+    extend: (body) => retried<ExtendAnswer>('POST', 'extend', body),
   };
 }

@@ -117,6 +117,7 @@ export {
 export {
   type CheckoutSession,
   type ClaimResult,
+  type CollectSetting,
   createSessionRepository,
   type ExpiryWrite,
   type NewCheckoutSession,

@@ -9,7 +9,8 @@ import { randomBytes } from 'node:crypto';
 import type { Intent } from '../../../contract/api-types.js';
 import { StoreError } from './errors.js';
 import type { JsonObject } from './orders.js';
-import { maskCardNumbers, sanitizeRecord } from './sanitize.js';
+import { maskCardNumbers, sanitizeCustomer, sanitizeRecord } from './sanitize.js';
+import type { CollectSetting } from './sessions.js';
 import {
   assertMinor,
   decodeCursor,
@@ -34,7 +35,9 @@ export interface PaymentLink {
   orderIdPrefix: string;
   customer: JsonObject;
   /** The session's `collect` setting, as given (null: the session's default). */
-  collect: JsonObject | null;
+  collect: Partial<CollectSetting> | null;
+  /** The session's `countryHint`. */
+  countryHint: string | null;
   locale: string | null;
   returnUrl: string | null;
   metadata: JsonObject;
@@ -57,7 +60,8 @@ export interface NewPaymentLink {
   description: string;
   orderIdPrefix: string;
   customer?: JsonObject;
-  collect?: JsonObject | null;
+  collect?: Partial<CollectSetting> | null;
+  countryHint?: string | null;
   locale?: string | null;
   returnUrl?: string | null;
   metadata?: JsonObject;
@@ -109,7 +113,8 @@ function mapLink(row: Record<string, unknown>): PaymentLink {
     description: String(row.description),
     orderIdPrefix: String(row.order_id_prefix),
     customer: row.customer as JsonObject,
-    collect: (row.collect ?? null) as JsonObject | null,
+    collect: (row.collect ?? null) as Partial<CollectSetting> | null,
+    countryHint: toStringOrNull(row.country_hint),
     locale: toStringOrNull(row.locale),
     returnUrl: toStringOrNull(row.return_url),
     metadata: row.metadata as JsonObject,
@@ -147,8 +152,9 @@ export function createPaymentLinkRepository(q: Executor) {
       const link = await one(
         `insert into payment_links (id, amount_minor, currency, intent, description,
            order_id_prefix, customer, collect, locale, return_url, metadata, reusable,
-           max_payments, expires_at)
-         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb, $12, $13, $14)
+           max_payments, expires_at, country_hint)
+         values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb, $9, $10, $11::jsonb, $12, $13, $14,
+           $15)
          returning *`,
         [
           newPaymentLinkId(),
@@ -158,7 +164,7 @@ export function createPaymentLinkRepository(q: Executor) {
           // As a session's: a card number pasted in the description or JSON never lands on disk.
           maskCardNumbers(input.description),
           input.orderIdPrefix,
-          json(sanitizeRecord(input.customer ?? {})),
+          json(sanitizeCustomer(input.customer ?? {})),
           input.collect ? json(input.collect) : null,
           input.locale ?? null,
           input.returnUrl ?? null,
@@ -166,6 +172,7 @@ export function createPaymentLinkRepository(q: Executor) {
           input.reusable,
           input.maxPayments ?? null,
           input.expiresAt,
+          input.countryHint ?? null,
         ],
       );
       if (!link) throw new StoreError('store-insert', 'Payment link insert returned no row');

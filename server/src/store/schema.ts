@@ -318,13 +318,37 @@ create index merchant_webhooks_created on merchant_webhooks (created_at);
 `;
 
 /**
+ * A checkout that needs only an amount (issue 35). A session says per group of shopper data what
+ * the element asks (`collect`: `{ email, phone, billingAddress }`, each auto / always / never; an
+ * absent group is auto, so sessions before this migration ask for what their customer lacks, which
+ * was nothing) and the country its address part starts on (`country_hint`). An attempt keeps the
+ * customer it carried to the gateway (`customer`: the merchant's merged with what the shopper
+ * typed): the merchant API and the webhooks show it, and a card saved from it knows it. Rows
+ * before this migration have none (null: the session's customer was what they sent).
+ */
+const collectShopper = `
+alter table checkout_sessions
+  add column collect jsonb not null default '{}'::jsonb,
+  add column country_hint text check (country_hint ~ '^[A-Z]{2}$');
+alter table orders add column customer jsonb;
+`;
+
+/**
+ * How many times the shopper gave the session more time (POST /widget/extend): each is counted,
+ * so a session has a bounded number of them however its expiry moved.
+ */
+const sessionExtensions = `
+alter table checkout_sessions add column extensions integer not null default 0;
+`;
+
+/**
  * Payment links (migration 024): a checkout of ours at /pay/{id} for a sale with no shop page.
  * `id` is 128 random bits (unguessable: the page answers a wrong one with a plain 404). Each visit
  * of the page is a checkout session of its own (`payment_link_visits`, `<prefix>-<n>` as its
  * orderId; `token` is the visit's random key in the page's URL, so a reload finds its session).
  * A visit's approval counts for the link only once the link, locked, still takes a payment
- * (`paid_order_id`); one beyond that is reversed as a late attempt is. `customer` and `collect`
- * are passed as they are to each visit's session.
+ * (`paid_order_id`); one beyond that is reversed as a late attempt is. `customer`, `collect` and
+ * `country_hint` are passed as they are to each visit's session (migration 019's fields).
  */
 const paymentLinks = `
 create table payment_links (
@@ -337,6 +361,7 @@ create table payment_links (
   order_id_prefix text not null,
   customer jsonb not null default '{}',
   collect jsonb,
+  country_hint text check (country_hint ~ '^[A-Z]{2}$'),
   locale text,
   return_url text,
   metadata jsonb not null default '{}',
@@ -384,5 +409,7 @@ export const checkoutMigrations: Migration[] = [
   { id: '016-client-order-ids', sql: clientOrderIds },
   { id: '017-webhook-redelivered-at', sql: webhookRedeliveredAt },
   { id: '018-events-kept', sql: eventsKept },
+  { id: '019-collect-shopper', sql: collectShopper },
+  { id: '020-session-extensions', sql: sessionExtensions },
   { id: '024-payment-links', sql: paymentLinks },
 ];

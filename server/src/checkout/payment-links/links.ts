@@ -4,7 +4,7 @@
  * first: the sweeper or a read), the merchant may deactivate it. A link that takes no more
  * payment has its visits' open sessions ended by the sweeper, so no other tab starts a payment.
  */
-import type { JsonObject, PaymentLink } from '../../store/index.js';
+import type { CollectSetting, JsonObject, PaymentLink } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { expireSession } from '../payments/session-life.js';
 import { enqueueEvent } from '../webhooks/webhooks.js';
@@ -25,7 +25,8 @@ export interface CreatePaymentLink {
   /** The prefix of each visit's orderId; a random one when not given. */
   orderIdPrefix: string;
   customer: JsonObject;
-  collect: JsonObject | null;
+  collect: Partial<CollectSetting> | null;
+  countryHint: string | null;
   locale: string | null;
   returnUrl: string | null;
   metadata: JsonObject;

@@ -32,6 +32,7 @@ export async function paymentLinkView(
     orderIdPrefix: link.orderIdPrefix,
     customer: link.customer,
     collect: link.collect,
+    countryHint: link.countryHint,
     locale: link.locale,
     returnUrl: link.returnUrl,
     metadata: link.metadata,

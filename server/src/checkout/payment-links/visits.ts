@@ -49,6 +49,8 @@ export async function openVisit(ctx: Context, link: PaymentLink): Promise<Visit 
           intent: link.intent,
           description: link.description,
           customer: link.customer,
+          ...(link.collect ? { collect: link.collect } : {}),
+          countryHint: link.countryHint,
           // After a redirect to the bank, the shopper comes back to this visit's page.
           returnUrl: visitUrl(ctx.config.publicUrl, link.id, token),
           metadata: { ...link.metadata, paymentLinkId: link.id },

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { languageOf } from '../../../../../contract/languages.js';
 import { isCardLikeId } from '../../../card-number.js';
 import { DEFAULT_LINK_DAYS, MAX_LINK_DAYS } from '../../payment-links/links.js';
+import { neverGroupsWhole } from './customer-rules.js';
 import {
   Amount,
   amountAboveZero,
@@ -40,8 +41,10 @@ export const CreatePaymentLinkBody = z
     intent: session.intent,
     customer: session.customer.meta({
       description:
-        "What you know of the customer, passed to each visit's checkout session as a session's `customer`.",
+        "What you know of the customer (any part, or none), passed to each visit's checkout session as a session's `customer`: the element asks the shopper for the rest.",
     }),
+    collect: session.collect,
+    countryHint: session.countryHint,
     locale: z
       .string()
       .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag, e.g. "de" or "pt-BR"')
@@ -76,6 +79,7 @@ export const CreatePaymentLinkBody = z
   .strict()
   .superRefine(amountFitsCurrency)
   .superRefine(amountAboveZero)
+  .superRefine(neverGroupsWhole)
   .superRefine((value, ctx) => {
     if (value.maxPayments !== undefined && !value.reusable) {
       ctx.addIssue({
@@ -114,6 +118,7 @@ export const PaymentLinkView = z.object({
   orderIdPrefix: z.string(),
   customer: z.record(z.string(), z.unknown()),
   collect: z.record(z.string(), z.unknown()).nullable(),
+  countryHint: z.string().nullable(),
   locale: z.string().nullable(),
   returnUrl: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),

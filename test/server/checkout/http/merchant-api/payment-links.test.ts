@@ -13,12 +13,8 @@ import {
 } from '../../../../support/loopback-stack.js';
 import { CUSTOMER, merchant } from '../../../../support/widget-api-client.js';
 
-const LINK = {
-  amount: '25.00',
-  currency: 'EUR',
-  description: 'Invoice 2026-114',
-  customer: CUSTOMER,
-};
+/** A link knows only an amount: the element asks the shopper for the rest. */
+const LINK = { amount: '25.00', currency: 'EUR', description: 'Invoice 2026-114' };
 
 describe('merchant API: payment links', () => {
   let sb: Sandbox;
@@ -56,8 +52,9 @@ describe('merchant API: payment links', () => {
       currency: 'EUR',
       intent: 'sale',
       description: 'Invoice 2026-114',
-      customer: CUSTOMER,
-      collect: null,
+      customer: {},
+      collect: { email: 'auto', phone: 'auto', billingAddress: 'auto' },
+      countryHint: null,
       locale: null,
       returnUrl: null,
       metadata: {},
@@ -74,6 +71,23 @@ describe('merchant API: payment links', () => {
     assert.equal(read.status, 200);
     assert.equal(read.body.qrCode, qrCode);
     assert.equal(read.body.state, 'active');
+  });
+
+  it('keeps what a session takes of the customer, and passes it on', async () => {
+    const res = await merchant(be.url, 'POST', '/v1/payment-links', {
+      ...LINK,
+      customer: CUSTOMER,
+      collect: { email: 'never', phone: 'never', billingAddress: 'always' },
+      countryHint: 'GB',
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    assert.deepEqual(res.body.customer, CUSTOMER);
+    assert.deepEqual(res.body.collect, {
+      email: 'never',
+      phone: 'never',
+      billingAddress: 'always',
+    });
+    assert.equal(res.body.countryHint, 'GB');
   });
 
   it('answers a replay of its Idempotency-Key with the same link, and makes no second one', async () => {
@@ -105,6 +119,9 @@ describe('merchant API: payment links', () => {
       [{ ...LINK, orderId: 'a b' }, 'orderId'],
       [{ ...LINK, returnUrl: 'javascript:alert(1)' }, 'returnUrl'],
       [{ ...LINK, color: 'red' }, 'color'],
+      [{ ...LINK, collect: { email: 'sometimes' } }, 'collect.email'],
+      [{ ...LINK, collect: { phone: 'never' } }, 'customer.phone'],
+      [{ ...LINK, countryHint: 'gb' }, 'countryHint'],
     ];
     for (const [body, field] of cases) {
       const res = await merchant(be.url, 'POST', '/v1/payment-links', body);

@@ -139,10 +139,31 @@ for (const testStore of [pgliteStore(), postgresStore('link_page')] as TestStore
       assert.equal(session?.state, 'open');
       assert.match(session?.clientOrderId ?? '', /^pl-[0-9a-f]{12}-1$/);
       assert.equal(session?.metadata.paymentLinkId, link.id);
+      assert.deepEqual(session?.customer, CUSTOMER);
       // A token of no visit of this link starts a visit of its own.
       const stranger = await get(`${link.url}?visit=AAAAAAAAAAAAAAAAAAAAAA`);
       assert.equal(stranger.status, 303);
       assert.equal(stranger.headers.get('location'), link.url);
+    });
+
+    it('a link that knows only an amount gives its visit a session that asks the shopper for the rest', async () => {
+      const res = await merchant(be.url, 'POST', '/v1/payment-links', {
+        amount: '5.00',
+        currency: 'EUR',
+        description: 'Chat order',
+        collect: { email: 'always', phone: 'auto', billingAddress: 'auto' },
+        countryHint: 'DE',
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      const { sessionId } = sessionOf((await visit(res.body.url)).html);
+      const session = await store.sessions.get(sessionId);
+      assert.deepEqual(session?.customer, {});
+      assert.deepEqual(session?.collect, {
+        email: 'always',
+        phone: 'auto',
+        billingAddress: 'auto',
+      });
+      assert.equal(session?.countryHint, 'DE');
     });
 
     it('a one-off link paid in two visits keeps one approval and reverses the other', async () => {
