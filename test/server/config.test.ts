@@ -100,6 +100,36 @@ describe('config', () => {
     }
   });
 
+  it('reads the payment link page’s look (PAY_PAGE_*), hex colours and one-line name only', () => {
+    const config = parseServerConfig(
+      {
+        PAY_PAGE_MERCHANT_NAME: 'Corner Shop',
+        PAY_PAGE_LOGO_URL: 'https://shop.example/logo.svg',
+        PAY_PAGE_COLOR_PRIMARY: '#0a7d55',
+        PAY_PAGE_COLOR_TEXT: '#222',
+      },
+      { cwd: dir },
+    );
+    assert.deepEqual(config.paymentLinkPage, {
+      merchantName: 'Corner Shop',
+      logoUrl: 'https://shop.example/logo.svg',
+      colors: { primary: '#0a7d55', background: undefined, text: '#222' },
+    });
+    fails(
+      { PAY_PAGE_COLOR_PRIMARY: 'red' },
+      'PAY_PAGE_COLOR_PRIMARY: must be a hex colour, e.g. #1a73e8',
+    );
+    fails(
+      { PAY_PAGE_COLOR_BACKGROUND: '#fff;x' },
+      'PAY_PAGE_COLOR_BACKGROUND: must be a hex colour, e.g. #1a73e8',
+    );
+    fails({ PAY_PAGE_LOGO_URL: 'javascript:x' }, 'PAY_PAGE_LOGO_URL: must be an http(s) URL');
+    fails(
+      { PAY_PAGE_MERCHANT_NAME: 'Corner\u0007Shop' },
+      'PAY_PAGE_MERCHANT_NAME: must be one line, without control characters',
+    );
+  });
+
   it('names the missing or malformed variable in one line', () => {
     fails({ PORT: 'abc' }, 'PORT: must be a port number');
     fails({ PORT: '70000' }, 'PORT: must be a port number');
