@@ -129,6 +129,7 @@ export { type Backlog, isListCursor } from './sql.js';
 export {
   isAllowedMove,
   ORDER_MOVES,
+  PAYMENT_LINK_MOVES,
   SESSION_MOVES,
   type StateMachine,
   type StateMove,

@@ -21,6 +21,7 @@ import {
   toInt,
   toStringOrNull,
 } from './sql.js';
+import { assertMoves } from './state-moves.js';
 
 export type PaymentLinkState = 'active' | 'paid' | 'expired' | 'deactivated';
 
@@ -199,6 +200,7 @@ export function createPaymentLinkRepository(q: Executor) {
      * link when this call moved it, null when it was not active (or not due).
      */
     end(id: string, to: 'expired' | 'deactivated'): Promise<PaymentLink | null> {
+      assertMoves('payment link', ['active'], to);
       return one(
         `update payment_links set state = $2, updated_at = now(), version = version + 1
          where id = $1 and state = 'active' ${to === 'expired' ? 'and expires_at <= now()' : ''}
@@ -324,6 +326,7 @@ export function createPaymentLinkRepository(q: Executor) {
         orderId,
       ]);
       const full = link.payments + 1 >= paymentCap(link);
+      if (full) assertMoves('payment link', [link.state], 'paid');
       const after = await one(
         `update payment_links set payments = payments + 1, updated_at = now(),
            version = version + 1 ${full ? ", state = 'paid'" : ''}

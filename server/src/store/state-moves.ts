@@ -12,6 +12,7 @@
  */
 import type { OrderStatus, SessionState } from '../../../contract/api-types.js';
 import { StoreError } from './errors.js';
+import type { PaymentLinkState } from './payment-links.js';
 
 /**
  * Gateway statuses plus our own: `awaiting-payment` (its checkout session is open, the shopper has
@@ -20,12 +21,13 @@ import { StoreError } from './errors.js';
  */
 export type OrderState = OrderStatus | 'awaiting-payment' | 'expired' | 'new';
 
-/** Which record moves: a checkout session, or an order (a payment attempt). */
-export type StateMachine = 'session' | 'order';
+/** Which record moves: a checkout session, an order (a payment attempt), or a payment link. */
+export type StateMachine = 'session' | 'order' | 'payment link';
 
 interface StatesOf {
   session: SessionState;
   order: OrderState;
+  'payment link': PaymentLinkState;
 }
 
 /** Moves from each of `from` to each of `to`. An empty `from`: the state a new row starts in. */
@@ -114,9 +116,30 @@ export const ORDER_MOVES: readonly StateMove<OrderState>[] = [
   },
 ];
 
+export const PAYMENT_LINK_MOVES: readonly StateMove<PaymentLinkState>[] = [
+  { from: [], to: ['active'], why: "The merchant's server creates it." },
+  {
+    from: ['active'],
+    to: ['paid'],
+    why: "A visit's approval was its last payment (a one-off link's one, a reusable link's `maxPayments`-th), counted under the link's lock.",
+  },
+  {
+    from: ['active'],
+    to: ['expired'],
+    why: 'Past its expiry (the sweeper, or the first read after it): `payment_link.expired`.',
+  },
+  { from: ['active'], to: ['deactivated'], why: 'Ended by the merchant.' },
+  {
+    from: ['expired'],
+    to: ['paid'],
+    why: "A visit's attempt started before the expiry and approved after it: kept, and it was the last payment.",
+  },
+];
+
 const MOVES: { [M in StateMachine]: readonly StateMove<StatesOf[M]>[] } = {
   session: SESSION_MOVES,
   order: ORDER_MOVES,
+  'payment link': PAYMENT_LINK_MOVES,
 };
 
 /** Whether the table has `from` -> `to` (staying put always is: it is not a move). */

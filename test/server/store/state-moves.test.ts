@@ -8,6 +8,7 @@ import {
   type CheckoutStore,
   isAllowedMove,
   ORDER_MOVES,
+  PAYMENT_LINK_MOVES,
   SESSION_MOVES,
   StateMoveRefusedError,
   StoreError,
@@ -64,12 +65,20 @@ describe('the table of state moves', () => {
       new Set(moves.flatMap((m) => m.from.flatMap((f) => m.to.map((t) => `${f}>${t}`)))).size;
     assert.equal(pairs(SESSION_MOVES), 7);
     assert.equal(pairs(ORDER_MOVES), 18);
+    // A payment link: active to each end, and an expired one paid by an attempt started in time.
+    assert.equal(pairs(PAYMENT_LINK_MOVES), 4);
+    assert.equal(isAllowedMove('payment link', 'expired', 'paid'), true);
+    assert.equal(isAllowedMove('payment link', 'deactivated', 'paid'), false);
+    assert.equal(isAllowedMove('payment link', 'paid', 'active'), false);
   });
 
   test('as Markdown: a header, then one row per move with its why', () => {
     const lines = stateMovesMarkdown().split('\n');
     assert.deepEqual(lines.slice(0, 2), ['| record | from | to | why |', '|---|---|---|---|']);
-    assert.equal(lines.length, 2 + SESSION_MOVES.length + ORDER_MOVES.length);
+    assert.equal(
+      lines.length,
+      2 + SESSION_MOVES.length + ORDER_MOVES.length + PAYMENT_LINK_MOVES.length,
+    );
     assert.ok(
       lines.includes(
         '| session | `open` | `paying` | The shopper pays: the claim takes one attempt at a time, so a double submit gets the same one. |',
