@@ -132,6 +132,8 @@ describe('a payment link paid in Chromium', () => {
     await payButton(page).click();
     await challengeFrame(page).getByLabel('One-time code').waitFor();
     await answerChallenge(page, card.otp);
+    // The element says it succeeded: the page shows its way back to the merchant.
+    await page.getByRole('link', { name: 'Continue' }).waitFor();
 
     const end = Date.now() + scaled(30_000);
     let read = await merchant(backend.url, 'GET', `/v1/payment-links/${link.id}`);

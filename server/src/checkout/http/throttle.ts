@@ -35,7 +35,7 @@ export const DEFAULT_PUBLIC_LIMITS: PublicLimits = {
   returnPerIp: 300,
   callbacksPerIp: 1200,
   failedAuthPerIp: 100,
-  payPagePerIp: 30,
+  payPagePerIp: 60,
 };
 
 export const FAILED_AUTH_WINDOW_MS = 15 * 60_000;

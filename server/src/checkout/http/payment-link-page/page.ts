@@ -11,8 +11,18 @@ import type { PageLanguage, PageWordKey } from '../page-words/index.js';
 import type { ElementScript } from './element-script.js';
 
 export type LinkPageBody =
-  /** The element on the visit's session. */
-  | { kind: 'pay'; token: string; backend: string; element: ElementScript }
+  /**
+   * The element on the visit's session; `then`: the Continue link, shown once it says the payment
+   * succeeded (by the page's own script, `pageScript`).
+   */
+  | {
+      kind: 'pay';
+      token: string;
+      backend: string;
+      element: ElementScript;
+      pageScript: ElementScript;
+      then?: { href: string; text: PageWordKey };
+    }
   /** A sentence, and perhaps a link (try again, continue to the merchant). */
   | { kind: 'say'; text: PageWordKey; link?: { href: string; text: PageWordKey } };
 
@@ -76,11 +86,11 @@ export function renderLinkPage(input: LinkPageInput): { html: string; csp: strin
   const body = input.body;
   const content =
     body.kind === 'pay'
-      ? `<pay-checkout backend="${escapeHtml(body.backend)}" session="${escapeHtml(body.token)}" locale="${lang}"></pay-checkout>`
+      ? `<pay-checkout backend="${escapeHtml(body.backend)}" session="${escapeHtml(body.token)}" locale="${lang}"></pay-checkout>${body.then ? `<p><a id="continue" hidden href="${escapeHtml(body.then.href)}">${escapeHtml(words[body.then.text])}</a></p>` : ''}`
       : `<p role="status">${escapeHtml(words[body.text])}</p>${body.link ? `<p><a href="${escapeHtml(body.link.href)}">${escapeHtml(words[body.link.text])}</a></p>` : ''}`;
   const script =
     body.kind === 'pay'
-      ? `<script type="module" src="${escapeHtml(body.element.src)}" integrity="${escapeHtml(body.element.integrity)}" crossorigin="anonymous"></script>`
+      ? `<script type="module" src="${escapeHtml(body.element.src)}" integrity="${escapeHtml(body.element.integrity)}" crossorigin="anonymous"></script>${body.then ? `<script src="${escapeHtml(body.pageScript.src)}" integrity="${escapeHtml(body.pageScript.integrity)}" defer></script>` : ''}`
       : '';
   const title = name ? `${name} · ${words.pageTitle}` : words.pageTitle;
   const html = `<!doctype html>
@@ -91,7 +101,8 @@ export function renderLinkPage(input: LinkPageInput): { html: string; csp: strin
   const scriptOrigin = body.kind === 'pay' ? new URL(body.element.src).origin : null;
   const csp = [
     "default-src 'none'",
-    scriptOrigin ? `script-src ${scriptOrigin}` : '',
+    // The element's origin, and this page's own script beside it.
+    scriptOrigin ? `script-src ${scriptOrigin} 'self'` : '',
     // The element calls the backend (this origin) and fetches its languages beside its file.
     scriptOrigin ? `connect-src 'self' ${scriptOrigin}` : '',
     // 3-D Secure: the backend's launcher page, in the element's dialog.

@@ -19,6 +19,7 @@ import { signSessionToken } from '../../payments/session-token.js';
 import { type PageLanguage, type PageWordKey, pageLanguage } from '../page-words/index.js';
 import type { ElementScript } from './element-script.js';
 import { type LinkPageBody, renderLinkPage } from './page.js';
+import { PAGE_SCRIPT, PAGE_SCRIPT_INTEGRITY, PAGE_SCRIPT_PATH } from './page-script.js';
 
 const VISIT_TOKEN = /^[A-Za-z0-9_-]{22}$/;
 
@@ -66,6 +67,10 @@ export function paymentLinkPageRouter(
       .type('html')
       .send(html);
   };
+
+  router.get(PAGE_SCRIPT_PATH, (_req, res) => {
+    res.type('text/javascript').set('Cache-Control', 'public, max-age=300').send(PAGE_SCRIPT);
+  });
 
   router.get('/:linkId', async (req: Request, res: Response) => {
     const id = String(req.params.linkId);
@@ -121,6 +126,11 @@ export function paymentLinkPageRouter(
           token: signSessionToken(ctx.config.jwtSecret, session.id, session.expiresAt),
           backend: ctx.config.publicUrl,
           element: script,
+          pageScript: {
+            src: `${plainUrl.slice(0, plainUrl.lastIndexOf('/'))}${PAGE_SCRIPT_PATH}`,
+            integrity: PAGE_SCRIPT_INTEGRITY,
+          },
+          ...(continueTo ? { then: continueTo } : {}),
         },
         link,
       );

@@ -11,6 +11,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sri } from '../../../../../server/src/sri.js';
 import type { CheckoutStore } from '../../../../../server/src/store/index.js';
 import {
   type Backend,
@@ -127,7 +128,7 @@ for (const testStore of [pgliteStore(), postgresStore('link_page')] as TestStore
       assert.match(html, /--pay-color-primary:#0a7/);
       assert.equal((html.match(/<script/g) ?? []).length, 1, 'one script, no inline one');
       const csp = headers.get('content-security-policy') ?? '';
-      assert.match(csp, new RegExp(`script-src ${new URL(be.url).origin}(;|$)`));
+      assert.match(csp, new RegExp(`script-src ${new URL(be.url).origin} 'self'(;|$)`));
       assert.match(csp, /default-src 'none'/);
       assert.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+'/);
       assert.doesNotMatch(csp, /script-src[^;]*unsafe/);
@@ -144,6 +145,22 @@ for (const testStore of [pgliteStore(), postgresStore('link_page')] as TestStore
       const stranger = await get(`${link.url}?visit=AAAAAAAAAAAAAAAAAAAAAA`);
       assert.equal(stranger.status, 303);
       assert.equal(stranger.headers.get('location'), link.url);
+    });
+
+    it('with a returnUrl: a hidden Continue link, shown by the page’s own script, pinned by its hash', async () => {
+      const link = await newLink({ returnUrl: 'https://shop.example/thanks' });
+      const { html } = await visit(link.url);
+      assert.match(
+        html,
+        /<a id="continue" hidden href="https:\/\/shop\.example\/thanks">Continue<\/a>/,
+      );
+      const tag = /<script src="([^"]+)" integrity="([^"]+)" defer><\/script>/.exec(html);
+      assert.ok(tag, html);
+      assert.equal(tag[1], `${be.url}/pay/assets/link-page.js`);
+      const served = await fetch(tag[1] ?? '');
+      assert.equal(served.status, 200);
+      assert.match(served.headers.get('content-type') ?? '', /javascript/);
+      assert.equal(sri(await served.text()), tag[2]);
     });
 
     it('a link that knows only an amount gives its visit a session that asks the shopper for the rest', async () => {
@@ -187,9 +204,12 @@ for (const testStore of [pgliteStore(), postgresStore('link_page')] as TestStore
       assert.equal(paidB.action, 'final');
       const bAttempt = await store.orders.getByClientOrderId(`${paid.orderIdPrefix}-2`);
       assert.ok(bAttempt);
+      // Reversed at once, or by the reconciler's reversal pass (run here: no timers in this test).
       const reversed = await waitFor('the reversal', async () => {
         const row = await store.orders.get(bAttempt.id);
-        return row?.reversedAt ? row : null;
+        if (row?.reversedAt) return row;
+        await be.checkout.reconcile(0);
+        return null;
       });
       assert.equal(reversed.status, 'approved');
       assert.match(
