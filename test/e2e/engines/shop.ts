@@ -104,7 +104,7 @@ async function snapshotWidget(): Promise<Map<string, Buffer>> {
   const dir = dirname(widgetBundlePath(ROOT));
   const files = new Map<string, Buffer>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    if (!entry.isFile() || !/\.(js|json)$/.test(entry.name)) continue;
     const path = join(entry.parentPath, entry.name);
     files.set(`/${path.slice(dir.length + 1)}`, await readFile(path));
   }
@@ -124,11 +124,11 @@ export async function startEngineShop(): Promise<EngineShop> {
   let widget = new Map<string, Buffer>();
   const sessions = new Map<string, { token: string; options: CheckoutOptions }>();
   const app = express();
-  // The widget's CDN folder as a CDN serves it: its file and its languages (locales/*.js) beside.
-  app.get(/\.js$/, (req, res) => {
+  // The widget's CDN folder as a CDN serves it: its file and its languages (locales/*.json) beside.
+  app.get(/\.(js|json)$/, (req, res) => {
     const file = widget.get(req.path);
     if (!file) return void res.status(404).send('not found');
-    res.type('text/javascript').send(file);
+    res.type(req.path.endsWith('.js') ? 'text/javascript' : 'application/json').send(file);
   });
   // Also the session's returnUrl: after a redirect the same page picks the payment up.
   app.get('/checkout/:orderId', (req, res) => {
