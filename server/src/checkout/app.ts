@@ -10,15 +10,18 @@
  *   /gateway-page/{ref}       the gateway's 3DS `html` of one order, under a strict CSP
  *   /launch/{ref}/{key}       the page that posts the order's 3DS forms (and frames its gateway page)
  *   /callbacks/gateway        the gateway's server callbacks
+ *   /v<version>/pay-checkout.js, /pay-checkout.js, …  the element's CDN files (widget-files.ts)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { CheckoutConfig } from '../config.js';
 import { createGatewayClient, type FetchLike, type GatewayExchange } from '../gateway/index.js';
+import { packageRoot } from '../package-root.js';
 import type { CheckoutStore } from '../store/index.js';
 import {
   type CallScope,
@@ -46,6 +49,7 @@ import {
   type WidgetLimits,
   widgetRouter,
 } from './http/widget-api/router.js';
+import { widgetFilesRouter } from './http/widget-files.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { expireDueSessions } from './payments/session-life.js';
@@ -67,6 +71,8 @@ export interface CheckoutDeps {
   widgetLimits?: Partial<WidgetLimits>;
   /** Per-IP limits of /return, /callbacks and merchant API requests without a valid key. */
   publicLimits?: Partial<PublicLimits>;
+  /** The element's CDN folder to serve (default: dist/cdn of this package). */
+  widgetDir?: string;
   /** Run the reconciler, session expiry and webhook sender on timers (default true; tests call them directly). */
   background?: boolean;
 }
@@ -216,6 +222,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     callbackRouter(ctx),
   );
   app.use(healthRouter(ctx));
+  app.use(widgetFilesRouter(deps.widgetDir ?? join(packageRoot(), 'dist', 'cdn')));
   if (config.metricsToken) app.use(metricsRouter(metrics, config.metricsToken));
   app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
   app.use(errorMiddleware(logger));
