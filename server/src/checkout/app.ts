@@ -4,6 +4,7 @@
  * several in-process instances can share one database.
  *
  *   /healthz /readyz          health
+ *   /v1/csp-reports           payment pages' CSP violation reports (no key; csp-reports.ts)
  *   /v1/...                   merchant API (Bearer MERCHANT_API_KEY)
  *   /widget/...               widget API (session JWT, CORS from ALLOWED_ORIGINS)
  *   /return/{ref}             3DS return / notification page of one order
@@ -33,6 +34,12 @@ import {
 import { errorMiddleware, HttpError } from './errors.js';
 import { reconcileOnce } from './following/reconciler.js';
 import { callbackRouter } from './http/callbacks.js';
+import {
+  CSP_REPORTS_PATH,
+  type CspReportOptions,
+  cspReportsRouter,
+  DEFAULT_CSP_REPORT_OPTIONS,
+} from './http/csp-reports.js';
 import { gatewayPageRouter } from './http/gateway-page/route.js';
 import { healthRouter } from './http/health.js';
 import { launcherRouter } from './http/launcher/route.js';
@@ -71,6 +78,8 @@ export interface CheckoutDeps {
   widgetLimits?: Partial<WidgetLimits>;
   /** Per-IP limits of /return, /callbacks and merchant API requests without a valid key. */
   publicLimits?: Partial<PublicLimits>;
+  /** Rate and alert limits of `POST /v1/csp-reports`. */
+  cspReports?: Partial<CspReportOptions>;
   /** The element's CDN folder to serve (default: dist/cdn of this package). */
   widgetDir?: string;
   /** Run the reconciler, session expiry and webhook sender on timers (default true; tests call them directly). */
@@ -208,6 +217,11 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   // is a layer its requests pass through. The paths do not overlap, so the order decides nothing
   // else; health goes last (a probe every few seconds).
   app.use('/widget', widgetRouter(ctx, { ...DEFAULT_WIDGET_LIMITS, ...deps.widgetLimits }));
+  // Before the merchant API: browsers send these with no key.
+  app.use(
+    CSP_REPORTS_PATH,
+    cspReportsRouter(ctx, { ...DEFAULT_CSP_REPORT_OPTIONS, ...deps.cspReports }),
+  );
   app.use('/v1', merchantRouter(ctx, limits.failedAuthPerIp));
   app.use(
     '/return',
