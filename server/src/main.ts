@@ -137,6 +137,9 @@ const TOOLS: Record<
   }>
 > = {
   integrity: async () => ({ run: (await import('./tools/integrity.js')).integrityTag }),
+  'watch-page': async () => ({
+    run: (args) => import('./tools/watch-page/command.js').then((m) => m.watchPage(args)),
+  }),
 };
 
 /** The CLI: `process.argv[2]` names the command (bin/pay-checkout.mjs and `node main.js` run it). */
