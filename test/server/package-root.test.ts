@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../../server/src/package-root.js';
+import { packageRoot, widgetFolder } from '../../server/src/package-root.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'package-root-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-test('from the sources: the repository', () => {
-  assert.equal(packageRoot(), fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, ''));
+test('from the sources: the repository, and its dist/cdn', () => {
+  const repository = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
+  assert.equal(packageRoot(), repository);
+  assert.equal(widgetFolder(), join(repository, 'dist', 'cdn'));
 });
 
 test('compiled inside an installed package: that package, not the folder above it', () => {

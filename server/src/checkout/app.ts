@@ -17,12 +17,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { CheckoutConfig } from '../config.js';
 import { createGatewayClient, type FetchLike, type GatewayExchange } from '../gateway/index.js';
-import { packageRoot } from '../package-root.js';
+import { widgetFolder } from '../package-root.js';
 import type { CheckoutStore } from '../store/index.js';
 import {
   type CallScope,
@@ -236,7 +235,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     callbackRouter(ctx),
   );
   app.use(healthRouter(ctx));
-  app.use(widgetFilesRouter(deps.widgetDir ?? join(packageRoot(), 'dist', 'cdn')));
+  app.use(widgetFilesRouter(deps.widgetDir ?? widgetFolder()));
   if (config.metricsToken) app.use(metricsRouter(metrics, config.metricsToken));
   app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
   app.use(errorMiddleware(logger));

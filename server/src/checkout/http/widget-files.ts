@@ -52,9 +52,11 @@ async function readFolder(dir: string): Promise<Folder | Error> {
   }
 }
 
-export function widgetFilesRouter(dir: string): Router {
+/** `dir`: the CDN folder; undefined when there is none (every file then answers 503). */
+export function widgetFilesRouter(dir: string | undefined): Router {
   let cached: { mtimeMs: number; folder: Promise<Folder | Error> } | undefined;
   const folder = async (): Promise<Folder | Error> => {
+    if (dir === undefined) return new Error('this backend has no widget folder');
     const mtimeMs = await stat(join(dir, 'integrity.json')).then(
       (s) => s.mtimeMs,
       () => -1,

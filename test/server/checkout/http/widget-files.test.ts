@@ -96,6 +96,17 @@ describe('the widget files', () => {
   });
 });
 
+describe('with no widget folder (a backend bundled into an app of its own)', () => {
+  it('every file answers 503 saying so', async () => {
+    const app = express()
+      .use(widgetFilesRouter(undefined))
+      .use(errorMiddleware(createLogger({ level: 'silent' })));
+    const res = await request(app).get('/v1.4.2/pay-checkout.js');
+    assert.equal(res.status, 503);
+    assert.match(res.body.error.message, /this backend has no widget folder/);
+  });
+});
+
 describe('the backend serves them', () => {
   const dir = mkdtempSync(join(tmpdir(), 'widget-files-app-'));
   let sb: Sandbox;
