@@ -10,7 +10,7 @@
  */
 
 export interface CspViolation {
-  /** The directive that blocked it: `script-src-elem`, `connect-src`, ...; `other` if unreadable. */
+  /** The directive that blocked it: `script-src-elem`, `connect-src`, ...; `other` if unknown. */
   directive: string;
   /** `https://evil.example`; or `inline`, `eval`, `data`, `blob`, `wasm-eval`, `self`; `unknown`. */
   blockedOrigin: string;
@@ -46,21 +46,55 @@ export function originOf(value: unknown): string {
   }
 }
 
-/** Origin and path of the page; `unknown` when it is not a URL. */
+/** Origin and path of the page (its first 200 characters); `unknown` when it is not a URL. */
 function pageOf(value: unknown): string {
   if (typeof value !== 'string') return 'unknown';
   try {
     const url = new URL(value);
-    return url.origin === 'null' ? 'unknown' : `${url.origin}${url.pathname}`;
+    return url.origin === 'null' ? 'unknown' : `${url.origin}${url.pathname}`.slice(0, 200);
   } catch {
     return 'unknown';
   }
 }
 
-/** A directive name as CSP writes them; the first word of a `violated-directive` (older browsers). */
+/**
+ * The fetch and document directives CSP Level 3 defines: a metric label takes only these, so a
+ * stranger's made-up names cannot grow the label set.
+ */
+const DIRECTIVES = new Set([
+  'default-src',
+  'script-src',
+  'script-src-elem',
+  'script-src-attr',
+  'style-src',
+  'style-src-elem',
+  'style-src-attr',
+  'img-src',
+  'font-src',
+  'connect-src',
+  'media-src',
+  'object-src',
+  'frame-src',
+  'child-src',
+  'worker-src',
+  'manifest-src',
+  'prefetch-src',
+  'fenced-frame-src',
+  'base-uri',
+  'form-action',
+  'frame-ancestors',
+  'navigate-to',
+  'sandbox',
+  'trusted-types',
+  'require-trusted-types-for',
+  'webrtc',
+  'upgrade-insecure-requests',
+]);
+
+/** The directive (the first word of an older browser's `violated-directive`); else `other`. */
 function directiveOf(value: unknown): string {
   const name = typeof value === 'string' ? value.trim().split(/\s+/)[0] : undefined;
-  return name && /^[a-z][a-z-]{0,39}$/.test(name) ? name : 'other';
+  return name && DIRECTIVES.has(name) ? name : 'other';
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>

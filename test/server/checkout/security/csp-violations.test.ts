@@ -73,6 +73,14 @@ test('an older browser’s violated-directive, odd values, and keywords', () => 
     'csp-report': { 'effective-directive': '<script>', 'blocked-uri': 'javascript:x' },
   });
   assert.equal(odd?.directive, 'other');
+  const [madeUp] = parseCspReports(CSP_REPORT, {
+    'csp-report': { 'effective-directive': 'zzz-src' },
+  });
+  assert.equal(madeUp?.directive, 'other', 'a made-up name never becomes a label');
+  const [long] = parseCspReports(CSP_REPORT, {
+    'csp-report': { 'document-uri': `https://shop.example/${'a'.repeat(500)}` },
+  });
+  assert.equal(long?.document.length, 200);
   assert.equal(odd?.blockedOrigin, 'javascript');
 });
 
