@@ -93,11 +93,8 @@ export function widgetFilesRouter(dir: string | undefined): Router {
   const FILE =
     /^\/(?:v(\d+\.\d+\.\d+[\w.+-]*)\/)?(pay-checkout\.js|integrity\.json|locales\/[a-z]+\.json)$/;
   router.get(FILE, async (req: Request, res: Response) => {
-    const [, version, path] = FILE.exec(req.path) as unknown as [
-      string,
-      string | undefined,
-      string,
-    ];
+    // The route matched FILE: a path, and a version unless it is the development path.
+    const [, version, path = ''] = FILE.exec(req.path) ?? [];
     await send(res, path, version === undefined ? SHORT_CACHE : IMMUTABLE, version);
   });
   return router;
