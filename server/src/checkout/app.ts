@@ -4,12 +4,14 @@
  * several in-process instances can share one database.
  *
  *   /healthz /readyz          health
+ *   /v1/csp-reports           payment pages' CSP violation reports (no key; csp-reports.ts)
  *   /v1/...                   merchant API (Bearer MERCHANT_API_KEY)
  *   /widget/...               widget API (session JWT, CORS from ALLOWED_ORIGINS)
  *   /return/{ref}             3DS return / notification page of one order
  *   /gateway-page/{ref}       the gateway's 3DS `html` of one order, under a strict CSP
  *   /launch/{ref}/{key}       the page that posts the order's 3DS forms (and frames its gateway page)
  *   /callbacks/gateway        the gateway's server callbacks
+ *   /v<version>/pay-checkout.js, /pay-checkout.js, …  the element's CDN files (widget-files.ts)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
@@ -19,6 +21,7 @@ import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { CheckoutConfig } from '../config.js';
 import { createGatewayClient, type FetchLike, type GatewayExchange } from '../gateway/index.js';
+import { widgetFolder } from '../package-root.js';
 import type { CheckoutStore } from '../store/index.js';
 import {
   type CallScope,
@@ -30,6 +33,12 @@ import {
 import { errorMiddleware, HttpError } from './errors.js';
 import { reconcileOnce } from './following/reconciler.js';
 import { callbackRouter } from './http/callbacks.js';
+import {
+  CSP_REPORTS_PATH,
+  type CspReportOptions,
+  cspReportsRouter,
+  DEFAULT_CSP_REPORT_OPTIONS,
+} from './http/csp-reports.js';
 import { gatewayPageRouter } from './http/gateway-page/route.js';
 import { healthRouter } from './http/health.js';
 import { launcherRouter } from './http/launcher/route.js';
@@ -46,6 +55,7 @@ import {
   type WidgetLimits,
   widgetRouter,
 } from './http/widget-api/router.js';
+import { widgetFilesRouter } from './http/widget-files.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { expireDueSessions } from './payments/session-life.js';
@@ -67,6 +77,10 @@ export interface CheckoutDeps {
   widgetLimits?: Partial<WidgetLimits>;
   /** Per-IP limits of /return, /callbacks and merchant API requests without a valid key. */
   publicLimits?: Partial<PublicLimits>;
+  /** Rate and alert limits of `POST /v1/csp-reports`. */
+  cspReports?: Partial<CspReportOptions>;
+  /** The element's CDN folder to serve (default: dist/cdn of this package). */
+  widgetDir?: string;
   /** Run the reconciler, session expiry and webhook sender on timers (default true; tests call them directly). */
   background?: boolean;
 }
@@ -202,6 +216,11 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   // is a layer its requests pass through. The paths do not overlap, so the order decides nothing
   // else; health goes last (a probe every few seconds).
   app.use('/widget', widgetRouter(ctx, { ...DEFAULT_WIDGET_LIMITS, ...deps.widgetLimits }));
+  // Before the merchant API: browsers send these with no key.
+  app.use(
+    CSP_REPORTS_PATH,
+    cspReportsRouter(ctx, { ...DEFAULT_CSP_REPORT_OPTIONS, ...deps.cspReports }),
+  );
   app.use('/v1', merchantRouter(ctx, limits.failedAuthPerIp));
   app.use(
     '/return',
@@ -216,6 +235,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     callbackRouter(ctx),
   );
   app.use(healthRouter(ctx));
+  app.use(widgetFilesRouter(deps.widgetDir ?? widgetFolder()));
   if (config.metricsToken) app.use(metricsRouter(metrics, config.metricsToken));
   app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
   app.use(errorMiddleware(logger));
