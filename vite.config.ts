@@ -1,8 +1,10 @@
 // Vite builds the one-file CDN bundle of the widget (Lit included, minified ES module).
-// `npm run build` (scripts/build.mjs) runs it, then writes the ESM build for bundlers and the
+// `npm run build` (scripts/build.mjs) runs it (with the languages as data and integrity.json:
+// scripts/language-data.mjs), then writes the ESM build for bundlers and the
 // custom elements manifest. Demo and backend are not built by Vite.
 import { minify } from 'terser';
 import { defineConfig, type Plugin } from 'vite';
+import { languagesAsData } from './scripts/language-data.mjs';
 import { minifyLiteralsPlugin } from './scripts/minify-literals.mjs';
 
 /**
@@ -25,28 +27,6 @@ function internalNamesAsStrings(): Plugin {
       const found = /(['"`])(_[a-z]\w*)\1/.exec(code);
       if (found) this.error(`${id}: '${found[2]}' as a string; the CDN build renames _-members`);
       return null;
-    },
-  };
-}
-
-/**
- * Every language but English is a file of its own beside the CDN file (locales/<code>.js), which
- * the element imports by URL at run time (widget/src/i18n/load.ts). Left to itself, Vite would
- * turn that import into a map of every language's chunk inside the CDN file; marked ignored, the
- * import stays as written and resolves against the CDN file's own URL (scripts/build.mjs builds
- * the language files).
- */
-function languagesBesideTheFile(): Plugin {
-  const LOAD = /\/widget\/src\/i18n\/load\.ts$/;
-  return {
-    name: 'pay-checkout:languages-beside-the-file',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!LOAD.test(id)) return null;
-      const marked = code.replace('import(`./locales/', 'import(/* @vite-ignore */ `./locales/');
-      if (marked === code)
-        this.error(`${id}: the language import is not \`import(\`./locales/…\`)\``);
-      return marked;
     },
   };
 }
@@ -90,7 +70,11 @@ export default defineConfig({
   publicDir: false,
   plugins: [
     internalNamesAsStrings(),
-    languagesBesideTheFile(),
+    // Languages as JSON beside the file, checked against a hash baked into it; integrity.json.
+    languagesAsData({
+      dir: 'widget/src/i18n/locales',
+      load: /\/widget\/src\/i18n\/load\.ts$/,
+    }),
     minifyLiteralsPlugin(),
     terserPass(),
   ],

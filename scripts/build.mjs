@@ -2,12 +2,13 @@
 // `npm run build` (and `npm pack`, via prepack): the widget's three outputs, then the backend and
 // its client (`--cdn`: the first one only).
 //   dist/cdn/pay-checkout.js   one minified ES module, Lit bundled (Vite, vite.config.ts)
-//   dist/cdn/locales/<code>.js each language but English, a minified module beside it
+//   dist/cdn/locales/*.json    each language but English as data, and their hashes (index.json)
+//   dist/cdn/integrity.json    sha384 of every file of dist/cdn (scripts/language-data.mjs)
 //   dist/esm/                  one .js + .d.ts per source file, Lit imported (tsc, widget/tsconfig.build.json)
 //   custom-elements.json       the custom elements manifest (cem analyze, Lit-aware)
 //   dist/node/                 pay-checkout/server and pay-checkout/client: .js + .d.ts (tsc, server/tsconfig.build.json)
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -21,30 +22,6 @@ process.chdir(root);
 
 console.log('== CDN bundle');
 await build({ configFile: join(root, 'vite.config.ts'), logLevel: 'warn' });
-// A build of their own: the CDN file's build renames internal members, which needs one chunk.
-const LOCALES = 'widget/src/i18n/locales';
-await build({
-  configFile: false,
-  logLevel: 'warn',
-  publicDir: false,
-  build: {
-    outDir: 'dist/cdn/locales',
-    emptyOutDir: false,
-    target: 'es2022',
-    minify: true,
-    lib: {
-      entry: Object.fromEntries(
-        readdirSync(LOCALES)
-          .filter((f) => f.endsWith('.ts'))
-          .map((f) => [f.slice(0, -3), join(LOCALES, f)]),
-      ),
-      formats: ['es'],
-      fileName: (_format, name) => `${name}.js`,
-    },
-    // As the CDN file's build: library mode leaves whitespace and comments otherwise.
-    rolldownOptions: { output: { minify: true, comments: { legal: false, annotation: false } } },
-  },
-});
 // `--cdn`: only the file the demo and the end-to-end tests serve (see server/src/widget-build.ts).
 if (process.argv.includes('--cdn')) process.exit(0);
 

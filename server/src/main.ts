@@ -8,6 +8,9 @@
  *   pay-checkout start     as `server` on 127.0.0.1 unless HOST, with the embedded sandbox unless
  *                          GATEWAY_URL, and the demo shop on the backend's origin (refused with a
  *                          real gateway unless DEMO=1; from a clone of the repository only)
+ *   pay-checkout integrity the <script> tag that pins the element (tools/integrity.ts)
+ *   pay-checkout watch-page <url>  the payment page's scripts and headers against a baseline
+ *                          (tools/watch-page.ts)
  * Add `--fresh` (`npm start -- --fresh`) to start without the orders kept in DATA_DIR.
  * Ctrl-C / SIGTERM stop everything gracefully: no new connections, requests in flight finish
  * (up to a deadline), background work settles, then the stores close.
@@ -126,11 +129,32 @@ export function startupFailureLine(error: unknown): string {
   return `Start-up failed: ${text.split('\n')[0]}`;
 }
 
+/** Commands that start nothing: each prints what it found and exits with its code. */
+const TOOLS: Record<
+  string,
+  () => Promise<{
+    run(args: string[]): { code: number; out: string } | Promise<{ code: number; out: string }>;
+  }>
+> = {
+  integrity: async () => ({ run: (await import('./tools/integrity.js')).integrityTag }),
+  'watch-page': async () => ({
+    run: (args) => import('./tools/watch-page/command.js').then((m) => m.watchPage(args)),
+  }),
+};
+
 /** The CLI: `process.argv[2]` names the command (bin/pay-checkout.mjs and `node main.js` run it). */
 export async function main(): Promise<void> {
   const command = (process.argv[2] ?? 'server') as Command;
+  const tool = TOOLS[process.argv[2] ?? ''];
+  if (tool) {
+    const { code, out } = await (await tool()).run(process.argv.slice(3));
+    (code === 0 ? console.log : console.error)(out);
+    process.exit(code);
+  }
   if (!['start', 'server', 'sandbox'].includes(command)) {
-    console.error(`Unknown command "${command}": use start, server or sandbox.`);
+    console.error(
+      `Unknown command "${command}": use start, server, sandbox, integrity or watch-page.`,
+    );
     process.exit(2);
   }
   const stopping: Stopping = [];

@@ -7,6 +7,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/**
+ * The element's CDN folder of this package; undefined when no package is found (the backend
+ * bundled into an app of its own: the merchant serves the element themselves).
+ */
+export function widgetFolder(): string | undefined {
+  try {
+    return join(packageRoot(), 'dist', 'cdn');
+  } catch {
+    return undefined;
+  }
+}
+
 export function packageRoot(from: string = fileURLToPath(import.meta.url)): string {
   for (let dir = dirname(from); ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');

@@ -20,10 +20,10 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** What the CDN build reads besides its sources (vite.config.ts and its literal minifier). */
+/** What the CDN build reads besides its sources (vite.config.ts and its plugins). */
 const SOURCE_DIRS = ['widget/src', 'contract'];
 
-const BUILD_INPUTS = ['vite.config.ts', 'scripts/minify-literals.mjs'];
+const BUILD_INPUTS = ['vite.config.ts', 'scripts/minify-literals.mjs', 'scripts/language-data.mjs'];
 
 export function widgetBuildIsStale(root: string): boolean {
   const bundle = widgetBundlePath(root);

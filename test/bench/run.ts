@@ -228,13 +228,13 @@ Target ("Light and fast"): at most ${b(widget.targetGzip)} gzip with Lit:
 figure of the previous RESULTS.md; when the size work began the file built to ${b(widget.startGzip)} (later
 features had grown the widget since that run).
 
-Every language but English is a file of its own beside the CDN file (\`dist/cdn/locales/<code>.js\`),
+Every language but English is a file of its own beside the CDN file (\`dist/cdn/locales/<code>.json\`, data checked against a hash in that file),
 fetched when a shopper needs it; budget ${b(widget.languageBudgetGzip)} gzip each:
 **${widget.languagesWithinBudget ? 'all within' : 'OVER'}**.
 
 ${table(
   ['language file', 'min', 'gzip -9', 'brotli'],
-  widget.languages.map((l) => [`locales/${l.code}.js`, b(l.min), b(l.gzip), b(l.brotli)]),
+  widget.languages.map((l) => [`locales/${l.code}.json`, b(l.min), b(l.gzip), b(l.brotli)]),
 )}
 
 The ten largest contributors to the CDN file, by source file (read from the source map of the

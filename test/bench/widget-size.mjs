@@ -7,7 +7,7 @@
 //     ships Lit (a shared dependency), so only our own code is what the widget adds.
 // Builds first when dist is missing (or with --build). Also the ten largest contributors to the
 // CDN file, by source file, from the source map of the same build (scripts/source-map-sizes.mjs).
-// And each language file beside the CDN file (dist/cdn/locales/<code>.js) against its 2,560 B.
+// And each language file beside the CDN file (dist/cdn/locales/<code>.json) against its 2,560 B.
 // A benchmark, not a test: it prints, writes --json FILE for run.ts, and exits 1 only when the
 // 25 KB gzip budget (with Lit) or a language's budget is exceeded.
 import { execFileSync } from 'node:child_process';
@@ -31,7 +31,7 @@ export const BUDGET_GZIP = 25 * 1024;
 export const TARGET_GZIP = 20_480;
 export const BEFORE_GZIP = 17489;
 export const START_GZIP = 18914;
-/** Each language file beside the CDN file (dist/cdn/locales/<code>.js), gzip -9, at most (decided). */
+/** Each language file beside the CDN file (dist/cdn/locales/<code>.json), gzip -9, at most (decided). */
 export const LANGUAGE_BUDGET_GZIP = 2560;
 const localesDir = join(root, 'dist/cdn/locales');
 /** How many contributors the bench lists. */
@@ -166,8 +166,8 @@ export async function measureWidget({ forceBuild = false } = {}) {
   const cdn = sizes(cdnBuffer);
   const esm = sizes(await minifiedEsm());
   const languages = readdirSync(localesDir)
-    .filter((f) => f.endsWith('.js'))
-    .map((f) => ({ code: f.slice(0, -3), ...sizes(readFileSync(join(localesDir, f))) }))
+    .filter((f) => f.endsWith('.json') && f !== 'index.json')
+    .map((f) => ({ code: f.slice(0, -5), ...sizes(readFileSync(join(localesDir, f))) }))
     .sort((a, b) => b.gzip - a.gzip);
   return {
     built,

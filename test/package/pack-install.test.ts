@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { sri } from '../../server/src/sri.js';
 import { APPROVED_CARD_INPUT, BROWSER } from '../support/fixtures.js';
 import { scaled } from '../support/time-scale.js';
 
@@ -156,6 +157,11 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
       'dist/node/server/src/client/merchant-client.d.ts',
       'dist/node/server/src/main.js',
       'bin/pay-checkout.mjs',
+      // The element's CDN folder, which the backend serves at /v<version>/ (issue 37).
+      'dist/cdn/pay-checkout.js',
+      'dist/cdn/integrity.json',
+      'dist/cdn/locales/index.json',
+      'dist/cdn/locales/de.json',
     ])
       assert.ok(files.includes(path), `${path} is in the tarball`);
     assert.deepEqual(
@@ -291,6 +297,20 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
         () => output,
       );
       assert.equal(ready.gateway, 'sandbox');
+      // The pinned tag `npx pay-checkout integrity` prints is the file the backend serves.
+      const tag = await run(
+        join(modules, '.bin', 'pay-checkout'),
+        ['integrity', '--base', backend],
+        {
+          cwd: consumer,
+        },
+      );
+      const [, src, hash] = /src="([^"]+)" integrity="([^"]+)"/.exec(tag.stdout) ?? [];
+      assert.equal(src, `${backend}/v0.1.0/pay-checkout.js`, tag.stdout);
+      const served = await fetch(src as string);
+      assert.equal(served.status, 200);
+      assert.equal(served.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      assert.equal(hash, sri(new Uint8Array(await served.arrayBuffer())));
       const json = async (
         path: string,
         init: RequestInit = {},

@@ -39,7 +39,7 @@ test('the widget file and its languages are served once the build is done, pages
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     const widget = fetch(`${base}/pay-checkout.js`);
-    const locale = fetch(`${base}/locales/fr.js`);
+    const locale = fetch(`${base}/locales/fr.json`);
     // The shop's page does not wait for the build.
     const page = await fetch(`${base}/`);
     assert.equal(page.status, 200);
@@ -47,14 +47,14 @@ test('the widget file and its languages are served once the build is done, pages
     // The build writes the files, then settles.
     await mkdir(join(root, 'cdn', 'locales'), { recursive: true });
     await writeFile(widgetFile, 'export {};\n');
-    await writeFile(join(root, 'cdn', 'locales', 'fr.js'), 'export default {};\n');
+    await writeFile(join(root, 'cdn', 'locales', 'fr.json'), '{}\n');
     finishBuild();
     const script = await widget;
     assert.equal(script.status, 200);
     assert.equal(await script.text(), 'export {};\n');
     const language = await locale;
     assert.equal(language.status, 200);
-    assert.equal(await language.text(), 'export default {};\n');
+    assert.equal(await language.text(), '{}\n');
   } finally {
     await new Promise((resolvePromise) => server.close(resolvePromise));
   }

@@ -4,6 +4,7 @@
  * several in-process instances can share one database.
  *
  *   /healthz /readyz          health
+ *   /v1/csp-reports           payment pages' CSP violation reports (no key; csp-reports.ts)
  *   /v1/...                   merchant API (Bearer MERCHANT_API_KEY)
  *   /widget/...               widget API (session JWT, CORS from ALLOWED_ORIGINS)
  *   /return/{ref}             3DS return / notification page of one order
@@ -11,17 +12,17 @@
  *   /launch/{ref}/{key}       the page that posts the order's 3DS forms (and frames its gateway page)
  *   /callbacks/gateway        the gateway's server callbacks
  *   /pay/{linkId}             a payment link's page (payment-link-page/), its visits' sessions
+ *   /v<version>/pay-checkout.js, /pay-checkout.js, …  the element's CDN files (widget-files.ts)
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { CheckoutConfig } from '../config.js';
 import { createGatewayClient, type FetchLike, type GatewayExchange } from '../gateway/index.js';
-import { packageRoot } from '../package-root.js';
+import { widgetFolder } from '../package-root.js';
 import type { CheckoutStore } from '../store/index.js';
 import {
   type CallScope,
@@ -33,6 +34,12 @@ import {
 import { errorMiddleware, HttpError } from './errors.js';
 import { reconcileOnce } from './following/reconciler.js';
 import { callbackRouter } from './http/callbacks.js';
+import {
+  CSP_REPORTS_PATH,
+  type CspReportOptions,
+  cspReportsRouter,
+  DEFAULT_CSP_REPORT_OPTIONS,
+} from './http/csp-reports.js';
 import { gatewayPageRouter } from './http/gateway-page/route.js';
 import { healthRouter } from './http/health.js';
 import { launcherRouter } from './http/launcher/route.js';
@@ -51,6 +58,7 @@ import {
   type WidgetLimits,
   widgetRouter,
 } from './http/widget-api/router.js';
+import { widgetFilesRouter } from './http/widget-files.js';
 import { createLogger, type Logger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { sweepPaymentLinks } from './payment-links/links.js';
@@ -74,7 +82,12 @@ export interface CheckoutDeps {
   widgetLimits?: Partial<WidgetLimits>;
   /** Per-IP limits of /return, /callbacks and merchant API requests without a valid key. */
   publicLimits?: Partial<PublicLimits>;
-  /** The element's CDN folder (dist/cdn: its file and integrity.json), pinned by the link page. */
+  /** Rate and alert limits of `POST /v1/csp-reports`. */
+  cspReports?: Partial<CspReportOptions>;
+  /**
+   * The element's CDN folder to serve (default: dist/cdn of this package); the payment link page
+   * pins its file by the integrity.json there.
+   */
   widgetDir?: string;
   /** Run the reconciler, session expiry and webhook sender on timers (default true; tests call them directly). */
   background?: boolean;
@@ -213,6 +226,11 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   // is a layer its requests pass through. The paths do not overlap, so the order decides nothing
   // else; health goes last (a probe every few seconds).
   app.use('/widget', widgetRouter(ctx, { ...DEFAULT_WIDGET_LIMITS, ...deps.widgetLimits }));
+  // Before the merchant API: browsers send these with no key.
+  app.use(
+    CSP_REPORTS_PATH,
+    cspReportsRouter(ctx, { ...DEFAULT_CSP_REPORT_OPTIONS, ...deps.cspReports }),
+  );
   app.use('/v1', merchantRouter(ctx, limits.failedAuthPerIp));
   app.use(
     '/return',
@@ -222,10 +240,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
   app.use(
     PAYMENT_LINK_PAGE_PATH,
     perIpLimit({ limit: limits.payPagePerIp, windowMs: 60_000 }),
-    paymentLinkPageRouter(
-      ctx,
-      elementScriptOf(deps.widgetDir ?? join(packageRoot(), 'dist', 'cdn'), config.publicUrl),
-    ),
+    paymentLinkPageRouter(ctx, elementScriptOf(deps.widgetDir ?? widgetFolder(), config.publicUrl)),
   );
   app.use(GATEWAY_PAGE_PATH, gatewayPageRouter(ctx));
   app.use(LAUNCH_PATH, launcherRouter(ctx));
@@ -235,6 +250,7 @@ export function createCheckoutApp(config: CheckoutConfig, deps: CheckoutDeps): C
     callbackRouter(ctx),
   );
   app.use(healthRouter(ctx));
+  app.use(widgetFilesRouter(deps.widgetDir ?? widgetFolder()));
   if (config.metricsToken) app.use(metricsRouter(metrics, config.metricsToken));
   app.use((_req, _res, next) => next(new HttpError(404, 'not-found', 'No such route')));
   app.use(errorMiddleware(logger));

@@ -47,7 +47,7 @@ export function footprintTargets(
       met: cdnGzip <= CDN_GZIP_TARGET,
     },
     {
-      figure: `largest language file beside it, gzip -9 (§1)${largestLanguage ? `: locales/${largestLanguage.code}.js` : ''}`,
+      figure: `largest language file beside it, gzip -9 (§1)${largestLanguage ? `: locales/${largestLanguage.code}.json` : ''}`,
       target: `≤ ${LANGUAGE_GZIP_TARGET.toLocaleString('en-US')} B`,
       replaced: '– (Russian was inside the CDN file)',
       measured: largestLanguage

@@ -43,7 +43,7 @@ const PAY: Target = { el: { host: 'pay-checkout', css: 'button[type="submit"]' }
 /** The bank's page in the dialog: the dialog frames the backend's launcher, which frames the bank. */
 const IN_DIALOG = [{ host: 'pay-checkout', css: 'dialog[open] iframe' }, { css: 'iframe' }];
 
-async function openCheckout(s: Shopper, options: CheckoutOptions = {}): Promise<string> {
+export async function openCheckout(s: Shopper, options: CheckoutOptions = {}): Promise<string> {
   const { orderId, url } = await s.shop.checkout(options);
   await s.tab.goto(url);
   await formReady(s);
@@ -63,7 +63,7 @@ async function typeCard(s: Shopper, card: TestCard): Promise<void> {
   if (!state.nameValue) await s.tab.type(field('name'), 'Alex Shopper');
 }
 
-async function pay(s: Shopper, scenario: string): Promise<void> {
+export async function pay(s: Shopper, scenario: string): Promise<void> {
   await typeCard(s, s.card(scenario));
   await s.tab.click(PAY);
 }
@@ -78,7 +78,7 @@ function outcome(s: Shopper): Promise<ElementState> {
   );
 }
 
-async function expectApproved(s: Shopper, orderId: string): Promise<void> {
+export async function expectApproved(s: Shopper, orderId: string): Promise<void> {
   const end = await outcome(s);
   assert.equal(end.result?.kind, 'approved', `the element shows ${JSON.stringify(end)}`);
   assert.equal(await orderStatus(s, orderId), 'approved');

@@ -23,6 +23,7 @@ import type { Engine, Tab } from './drivers/tab.js';
 import { launchWebKit } from './drivers/webkit.js';
 import { JOURNEYS, type Journey, looks } from './journeys.js';
 import { STATE } from './page-scripts.js';
+import { PINNED_JOURNEYS } from './pinned.js';
 import { type EngineShop, startEngineShop } from './shop.js';
 
 /**
@@ -88,7 +89,11 @@ describe('every shopper can pay, in their browser', { concurrency: ENGINES.lengt
       });
 
       const schemes = ('schemes' in spec && spec.schemes) || (['light', 'dark', 'forced'] as const);
-      const journeys: Journey[] = [...JOURNEYS, ...schemes.map((scheme) => looks(scheme))];
+      const journeys: Journey[] = [
+        ...JOURNEYS,
+        ...PINNED_JOURNEYS,
+        ...schemes.map((scheme) => looks(scheme)),
+      ];
       for (const journey of journeys) {
         test(journey.name, async (t) => {
           if (!engine) throw new Error(`${spec.name} did not start: ${String(launchError)}`);

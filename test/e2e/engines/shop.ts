@@ -22,6 +22,13 @@ import { widgetBundlePath } from '../../../server/src/widget-build.js';
 import { PAY_EVENTS } from '../../../widget/src/events.js';
 import { SHOPPER } from '../support/checkout-page.js';
 import type { Stack } from '../support/stack.js';
+import {
+  changedCopies,
+  cspViolationPage,
+  manifestOf,
+  type ScriptChoice,
+  scriptTag,
+} from './pinned-files.js';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const SHOP_HOST = '127.0.0.2';
@@ -37,6 +44,8 @@ export interface CheckoutOptions {
   saveCard?: 'ask' | 'always' | 'never';
   /** Card references the session offers (a returning shopper). */
   savedCards?: string[];
+  /** The element pinned by version and integrity, or a changed copy (pinned-files.ts). */
+  script?: ScriptChoice;
 }
 
 export interface EngineShop {
@@ -55,7 +64,12 @@ export interface EngineShop {
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function checkoutPage(backend: string, session: string, options: CheckoutOptions): string {
+function checkoutPage(
+  backend: string,
+  session: string,
+  options: CheckoutOptions,
+  widget: Map<string, Buffer>,
+): string {
   const locale = options.locale ? ` locale="${esc(options.locale)}"` : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -70,7 +84,7 @@ function checkoutPage(backend: string, session: string, options: CheckoutOptions
   }
   addEventListener('pageshow', (e) => window.pageShows.push(e.persisted));
 </script>
-<script type="module" src="/pay-checkout.js"></script></head>
+${options.script ? scriptTag(options.script, backend, manifestOf(widget)) : '<script type="module" src="/pay-checkout.js"></script>'}</head>
 <body><main><h1>Checkout</h1>
 <pay-checkout backend="${esc(backend)}" session="${esc(session)}" challenge="${esc(options.challenge ?? 'auto')}"${locale}></pay-checkout>
 </main></body></html>`;
@@ -104,11 +118,12 @@ async function snapshotWidget(): Promise<Map<string, Buffer>> {
   const dir = dirname(widgetBundlePath(ROOT));
   const files = new Map<string, Buffer>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.js')) continue;
+    if (!entry.isFile() || !/\.(js|json)$/.test(entry.name)) continue;
     const path = join(entry.parentPath, entry.name);
     files.set(`/${path.slice(dir.length + 1)}`, await readFile(path));
   }
   assert.ok(files.has('/pay-checkout.js'), `no widget in ${dir}`);
+  for (const [path, bytes] of changedCopies(files)) files.set(path, bytes);
   return files;
 }
 
@@ -124,20 +139,24 @@ export async function startEngineShop(): Promise<EngineShop> {
   let widget = new Map<string, Buffer>();
   const sessions = new Map<string, { token: string; options: CheckoutOptions }>();
   const app = express();
-  // The widget's CDN folder as a CDN serves it: its file and its languages (locales/*.js) beside.
-  app.get(/\.js$/, (req, res) => {
+  // The widget's CDN folder as a CDN serves it: its file and its languages (locales/*.json) beside.
+  app.get(/\.(js|json)$/, (req, res) => {
     const file = widget.get(req.path);
     if (!file) return void res.status(404).send('not found');
-    res.type('text/javascript').send(file);
+    res.type(req.path.endsWith('.js') ? 'text/javascript' : 'application/json').send(file);
   });
   // Also the session's returnUrl: after a redirect the same page picks the payment up.
   app.get('/checkout/:orderId', (req, res) => {
     const found = sessions.get(req.params.orderId);
     if (!found || !stack) return void res.status(404).send('no such checkout');
-    res.type('html').send(checkoutPage(stack.shopUrl, found.token, found.options));
+    res.type('html').send(checkoutPage(stack.shopUrl, found.token, found.options, widget));
   });
   app.get('/probe/page', (req, res) => {
     res.type('html').send(PROBE_PAGE(String(req.query.frame ?? '')));
+  });
+  app.get('/csp-violation/:id', (req, res) => {
+    if (!stack) return void res.status(503).send('no stack');
+    cspViolationPage(stack.shopUrl)(req, res);
   });
   app.get('/probe/frame', (_req, res) => void res.type('html').send(PROBE_FRAME));
   app.get('/probe/read', (_req, res) => void res.type('html').send(PROBE_READ));

@@ -15,6 +15,8 @@ import { scaled } from '../../support/time-scale.js';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 export const MERCHANT_API_KEY = 'e2e_merchant_api_key_0123456789';
 const JWT_SECRET = 'e2e-jwt-secret-0123456789-0123456789-0123456789';
+/** `GET /metrics` of the stack's backend takes it. */
+export const METRICS_TOKEN = 'e2e_metrics_token_0123456789';
 
 export interface Stack {
   /** The demo shop and the companion backend (one origin, like a merchant's site). */
@@ -76,6 +78,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       DATA_DIR: dataDir,
       MERCHANT_API_KEY,
       JWT_SECRET,
+      METRICS_TOKEN,
       LOG_LEVEL: 'warn',
       GATEWAY_URL: '',
       DATABASE_URL: '',

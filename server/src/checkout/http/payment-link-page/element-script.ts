@@ -14,13 +14,17 @@ export interface ElementScript {
 
 export const ELEMENT_FILE = 'pay-checkout.js';
 
-/** `load()` answers the script tag's values, or null while the folder holds no built element. */
+/**
+ * `load()` answers the script tag's values, or null while the folder holds no built element (or
+ * there is no folder: the backend bundled into an app of the merchant's own).
+ */
 export function elementScriptOf(
-  dir: string,
+  dir: string | undefined,
   publicUrl: string,
 ): () => Promise<ElementScript | null> {
   let cached: { mtimeMs: number; script: ElementScript | null } | undefined;
   return async () => {
+    if (dir === undefined) return null;
     const manifest = join(dir, 'integrity.json');
     const mtimeMs = await stat(manifest).then(
       (s) => s.mtimeMs,
