@@ -12,7 +12,7 @@ import type { ElementScript } from './element-script.js';
 
 export type LinkPageBody =
   /**
-   * The element on the visit's session; `then`: the Continue link, shown once it says the payment
+   * The element on the visit's session; `afterPaid`: the Continue link, shown once it says the payment
    * succeeded (by the page's own script, `pageScript`).
    */
   | {
@@ -21,7 +21,7 @@ export type LinkPageBody =
       backend: string;
       element: ElementScript;
       pageScript: ElementScript;
-      then?: { href: string; text: PageWordKey };
+      afterPaid?: { href: string; text: PageWordKey };
     }
   /** A sentence, and perhaps a link (try again, continue to the merchant). */
   | { kind: 'say'; text: PageWordKey; link?: { href: string; text: PageWordKey } };
@@ -86,11 +86,11 @@ export function renderLinkPage(input: LinkPageInput): { html: string; csp: strin
   const body = input.body;
   const content =
     body.kind === 'pay'
-      ? `<pay-checkout backend="${escapeHtml(body.backend)}" session="${escapeHtml(body.token)}" locale="${lang}"></pay-checkout>${body.then ? `<p><a id="continue" hidden href="${escapeHtml(body.then.href)}">${escapeHtml(words[body.then.text])}</a></p>` : ''}`
+      ? `<pay-checkout backend="${escapeHtml(body.backend)}" session="${escapeHtml(body.token)}" locale="${lang}"></pay-checkout>${body.afterPaid ? `<p><a id="continue" hidden href="${escapeHtml(body.afterPaid.href)}">${escapeHtml(words[body.afterPaid.text])}</a></p>` : ''}`
       : `<p role="status">${escapeHtml(words[body.text])}</p>${body.link ? `<p><a href="${escapeHtml(body.link.href)}">${escapeHtml(words[body.link.text])}</a></p>` : ''}`;
   const script =
     body.kind === 'pay'
-      ? `<script type="module" src="${escapeHtml(body.element.src)}" integrity="${escapeHtml(body.element.integrity)}" crossorigin="anonymous"></script>${body.then ? `<script src="${escapeHtml(body.pageScript.src)}" integrity="${escapeHtml(body.pageScript.integrity)}" defer></script>` : ''}`
+      ? `<script type="module" src="${escapeHtml(body.element.src)}" integrity="${escapeHtml(body.element.integrity)}" crossorigin="anonymous"></script>${body.afterPaid ? `<script src="${escapeHtml(body.pageScript.src)}" integrity="${escapeHtml(body.pageScript.integrity)}" defer></script>` : ''}`
       : '';
   const title = name ? `${name} · ${words.pageTitle}` : words.pageTitle;
   const html = `<!doctype html>

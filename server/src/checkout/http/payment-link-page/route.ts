@@ -130,7 +130,7 @@ export function paymentLinkPageRouter(
             src: `${plainUrl.slice(0, plainUrl.lastIndexOf('/'))}${PAGE_SCRIPT_PATH}`,
             integrity: PAGE_SCRIPT_INTEGRITY,
           },
-          ...(continueTo ? { then: continueTo } : {}),
+          ...(continueTo ? { afterPaid: continueTo } : {}),
         },
         link,
       );
