@@ -7,17 +7,12 @@
  * the element, and the test would not reach the challenge.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import express from 'express';
 import type { Browser } from 'playwright-core';
 import { type CheckoutApp, createCheckoutApp } from '../../server/src/checkout/app.js';
 import { createLogger } from '../../server/src/checkout/logger.js';
-import { sri } from '../../server/src/sri.js';
 import type { CheckoutStore } from '../../server/src/store/index.js';
-import { ensureWidgetBuilt, widgetBundlePath } from '../../server/src/widget-build.js';
+import { ensureWidgetBuilt } from '../../server/src/widget-build.js';
 import {
   closeServer,
   devMerchantAt,
@@ -42,7 +37,6 @@ import {
 } from './support/checkout-page.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const VERSION = '0.0.0-e2e';
 
 describe('a payment link paid in Chromium', () => {
   let sb: Sandbox;
@@ -51,17 +45,11 @@ describe('a payment link paid in Chromium', () => {
   let checkout: CheckoutApp;
   let browser: Browser;
   let cards: Map<string, TestCard>;
-  let widgetDir: string;
 
   before(async () => {
+    // The element's CDN folder (dist/cdn: its file, languages and integrity.json), which the
+    // backend serves at /v<version>/ and the link page pins.
     await ensureWidgetBuilt(ROOT);
-    const bundle = await readFile(widgetBundlePath(ROOT));
-    // The element's folder as the build describes it: its versioned file and its hash.
-    widgetDir = await mkdtemp(join(tmpdir(), 'link-e2e-'));
-    await writeFile(
-      join(widgetDir, 'integrity.json'),
-      JSON.stringify({ version: VERSION, files: { 'pay-checkout.js': sri(bundle) } }),
-    );
     backend = await listen();
     sb = await startSandbox({ frameAncestors: [backend.url] });
     store = await memoryCheckoutStore();
@@ -77,19 +65,12 @@ describe('a payment link paid in Chromium', () => {
       },
       {
         store,
-        widgetDir,
         background: true,
         timing: FAST_TIMING,
         logger: createLogger({ level: 'warn' }),
       },
     );
-    const app = express();
-    // The versioned file, as the backend's CDN folder serves it.
-    app.get(`/v${VERSION}/pay-checkout.js`, (_req, res) => {
-      res.set('Access-Control-Allow-Origin', '*').type('text/javascript').send(bundle);
-    });
-    app.use(checkout.app);
-    backend.server.on('request', app);
+    backend.server.on('request', checkout.app);
     browser = await launchBrowser();
     cards = await testCards(sb.origin);
   });
@@ -100,7 +81,6 @@ describe('a payment link paid in Chromium', () => {
     await closeServer(backend.server);
     await store.close();
     await sb.close();
-    await rm(widgetDir, { recursive: true, force: true });
   });
 
   test('opened from its URL, paid through a 3-D Secure challenge: the link reads paid', async () => {
