@@ -28,6 +28,8 @@ export type LinkPageBody =
 
 export interface LinkPageInput {
   language: PageLanguage;
+  /** Where the browser reports a CSP violation (the backend's /v1/csp-reports). */
+  cspReports: string;
   look: PaymentLinkPageConfig;
   /** What is sold; none on a page of no link (a 404 says nothing of any link). */
   sale?: { description: string; amount: string; currency: string };
@@ -114,6 +116,9 @@ export function renderLinkPage(input: LinkPageInput): { html: string; csp: strin
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
+    "object-src 'none'",
+    `report-uri ${input.cspReports}`,
+    'report-to csp',
   ]
     .filter(Boolean)
     .join('; ');

@@ -16,6 +16,7 @@ import { paymentLinkUrl, visitUrl } from '../../payment-links/url.js';
 import { findVisit, openVisit } from '../../payment-links/visits.js';
 import { currentSession } from '../../payments/session-life.js';
 import { signSessionToken } from '../../payments/session-token.js';
+import { CSP_REPORTS_PATH } from '../csp-reports.js';
 import { type PageLanguage, type PageWordKey, pageLanguage } from '../page-words/index.js';
 import type { ElementScript } from './element-script.js';
 import { type LinkPageBody, renderLinkPage } from './page.js';
@@ -35,6 +36,8 @@ export function paymentLinkPageRouter(
   element: () => Promise<ElementScript | null>,
 ): Router {
   const router = Router({ strict: true, caseSensitive: true });
+  // A violation on the page is reported as on any payment page of the merchant's (issue 37).
+  const cspReports = `${ctx.config.publicUrl}${CSP_REPORTS_PATH}`;
 
   const send = (
     res: Response,
@@ -45,6 +48,7 @@ export function paymentLinkPageRouter(
   ) => {
     const { html, csp } = renderLinkPage({
       language,
+      cspReports,
       look: ctx.config.paymentLinkPage ?? {},
       ...(link
         ? {
@@ -61,6 +65,7 @@ export function paymentLinkPageRouter(
       .status(status)
       .set({
         'Content-Security-Policy': csp,
+        'Reporting-Endpoints': `csp="${cspReports}"`,
         'Cache-Control': 'no-store',
         'Referrer-Policy': 'no-referrer',
       })

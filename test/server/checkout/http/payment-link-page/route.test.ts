@@ -31,12 +31,18 @@ const LINK = {
 };
 const INTEGRITY = 'sha384-oqVuAfXRKap7fdgcCY5uykM6+R9GqQ8K/uxy9rx7HNQlGYl1kPzQho1wx4JwY8wC';
 
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>) {
-  const end = Date.now() + scaled(10_000);
+async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  explain?: () => Promise<string>,
+) {
+  // A reversal is a gateway return followed to its end: on a loaded machine, tens of seconds.
+  const end = Date.now() + scaled(30_000);
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    if (Date.now() > end)
+      assert.fail(`timed out waiting for ${what}${explain ? `: ${await explain()}` : ''}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -132,6 +138,8 @@ for (const testStore of [pgliteStore(), postgresStore('link_page')] as TestStore
       assert.match(csp, /default-src 'none'/);
       assert.match(csp, /style-src 'sha256-[A-Za-z0-9+/=]+'/);
       assert.doesNotMatch(csp, /script-src[^;]*unsafe/);
+      assert.match(csp, new RegExp(`report-uri ${be.url}/v1/csp-reports; report-to csp$`));
+      assert.equal(headers.get('reporting-endpoints'), `csp="${be.url}/v1/csp-reports"`);
       assert.equal(headers.get('referrer-policy'), 'no-referrer');
       assert.equal(headers.get('cache-control'), 'no-store');
       const again = await pageText(at);
@@ -205,12 +213,21 @@ for (const testStore of [pgliteStore(), postgresStore('link_page')] as TestStore
       const bAttempt = await store.orders.getByClientOrderId(`${paid.orderIdPrefix}-2`);
       assert.ok(bAttempt);
       // Reversed at once, or by the reconciler's reversal pass (run here: no timers in this test).
-      const reversed = await waitFor('the reversal', async () => {
-        const row = await store.orders.get(bAttempt.id);
-        if (row?.reversedAt) return row;
-        await be.checkout.reconcile(0);
-        return null;
-      });
+      const reversed = await waitFor(
+        'the reversal',
+        async () => {
+          const row = await store.orders.get(bAttempt.id);
+          if (row?.reversedAt) return row;
+          await be.checkout.reconcile(0);
+          return null;
+        },
+        async () => {
+          const { rows } = await store.db.query(
+            'select kind, status, data from merchant_operations order by seq desc limit 3',
+          );
+          return JSON.stringify({ row: await store.orders.get(bAttempt.id), ops: rows });
+        },
+      );
       assert.equal(reversed.status, 'approved');
       assert.match(
         reversed.reversalReason ?? '',
