@@ -4,6 +4,7 @@
  */
 import type {
   CancelRequest,
+  HostedPayRequest,
   MethodResultRequest,
   NextAction,
   PayRequest,
@@ -55,7 +56,8 @@ export interface Api {
   /** `signal` ends this call early (a poll alongside a challenge); the client's own still applies. */
   next(waitSeconds?: number, signal?: AbortSignal): Promise<NextAction>;
   cancel(body: CancelRequest): Promise<NextAction>;
-  hosted(): Promise<NextAction>;
+  /** `body`: the shopper's details the session asks; none when it asks nothing. */
+  hosted(body?: HostedPayRequest): Promise<NextAction>;
 }
 
 const retryable = (e: unknown) =>
@@ -141,6 +143,6 @@ export function createApi(o: ApiOptions): Api {
         signal ? AbortSignal.any([o.signal, signal]) : o.signal,
       ),
     cancel: (body) => retried<NextAction>('POST', 'cancel', body),
-    hosted: () => once<NextAction>('POST', 'hosted'),
+    hosted: (body) => once<NextAction>('POST', 'hosted', body),
   };
 }

@@ -1,0 +1,50 @@
+/**
+ * The billing country's choices and where it starts. Names come from the browser
+ * (`Intl.DisplayNames`) in the language shown, sorted as that language sorts (`Intl.Collator`),
+ * so the element carries codes only (contract/address.ts), never 249 names in 16 languages.
+ */
+
+import { COUNTRY_CODES, isCountryCode } from '../../../contract/address.js';
+import type { SessionView } from '../../../contract/api-types.js';
+
+const lists = new Map<string, [code: string, name: string][]>();
+
+/** Every country as [code, name] in `language`, sorted by name (kept per language). */
+export function countryChoices(language: string): [code: string, name: string][] {
+  let list = lists.get(language);
+  if (!list) {
+    let names: Intl.DisplayNames;
+    let order = new Intl.Collator();
+    try {
+      names = new Intl.DisplayNames(language, { type: 'region' });
+      order = new Intl.Collator(language);
+    } catch {
+      // A merchant's own language tag the browser cannot read: English names, the default order.
+      names = new Intl.DisplayNames('en', { type: 'region' });
+    }
+    list = COUNTRY_CODES.map((c): [string, string] => [c, names.of(c) ?? c]).sort((a, b) =>
+      order.compare(a[1], b[1]),
+    );
+    lists.set(language, list);
+  }
+  return list;
+}
+
+/**
+ * The country the address starts on: the merchant's (`prefill`), else their hint, else the
+ * region of the browser's first language that names one ("de-AT": AT), else none ('').
+ */
+export function startCountry(info: SessionView, languages: readonly string[]): string {
+  const regions = languages.map((l) => {
+    try {
+      return new Intl.Locale(l).region;
+    } catch {
+      return undefined;
+    }
+  });
+  return (
+    [info.prefill?.billingAddress?.country, info.countryHint, ...regions].find(
+      (c) => c && isCountryCode(c),
+    ) ?? ''
+  );
+}
