@@ -34,7 +34,6 @@ export const en = {
   'country.required': 'Choose your country.',
   'address1.required': 'Enter your street address.',
   'city.required': 'Enter your city.',
-  tooLong: 'Use at most 50 characters.',
   'zipCode.required': 'Enter your postal code.',
   'zipCode.invalid': 'This postal code does not fit the country.',
   'state.required': 'Enter your state or province.',

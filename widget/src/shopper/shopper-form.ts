@@ -111,13 +111,8 @@ export class ShopperForm {
   }
 
   private _message(f: ShopperField, p: ShopperProblem): string {
-    return this._ports.t(
-      f === 'country'
-        ? 'country.required'
-        : p === 'invalid' && (f === 'address1' || f === 'city')
-          ? 'tooLong'
-          : (`${f}.${p}` as StringKey),
-    );
+    // A country refused by the backend: choose another (the list has only valid ones).
+    return this._ports.t(f === 'country' ? 'country.required' : (`${f}.${p}` as StringKey));
   }
 
   /** The errors of the shown fields the shopper has left (and the one the backend refused). */
@@ -169,6 +164,7 @@ export class ShopperForm {
             type=${f === 'email' ? 'email' : f === 'phone' ? 'tel' : 'text'}
             autocomplete=${AUTOCOMPLETE[f]} inputmode=${zipDigits ? 'numeric' : nothing}
             dir=${LTR.includes(f) ? 'ltr' : nothing} spellcheck="false"
+            maxlength=${f === 'address1' || f === 'city' ? 50 : nothing}
             autocapitalize=${f === 'email' ? 'off' : f === 'zipCode' || f === 'state' ? 'characters' : nothing}
             .value=${v} aria-invalid=${!!error} aria-describedby="err-${f}"
             @input=${this._onInput} @blur=${this._onBlur} />`;

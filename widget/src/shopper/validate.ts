@@ -5,18 +5,14 @@
  * the backend checks again with the same table.
  */
 
-import {
-  isCountryCode,
-  NO_POSTAL_CODE,
-  postalCodeFits,
-  STATE_COUNTRIES,
-} from '../../../contract/address.js';
+import { NO_POSTAL_CODE, postalCodeFits, STATE_COUNTRIES } from '../../../contract/address.js';
 import type {
   BillingAddress,
   CollectGroup,
   SavedCardView,
   ShopperDetails,
 } from '../../../contract/api-types.js';
+import { COUNTRIES } from './countries.js';
 
 export type ShopperField =
   | 'email'
@@ -40,7 +36,8 @@ export const SHOPPER_FIELDS: readonly ShopperField[] = [
 
 export type ShopperValues = Record<ShopperField, string>;
 
-/** `required`, or `invalid` (for the street and the city: longer than the gateway's 50). */
+/** `required` or `invalid` (the street and the city are kept to the gateway's 50 characters by
+ * their inputs' maxlength). */
 export type ShopperProblem = 'required' | 'invalid';
 
 /** The groups to ask: the session's, less those the chosen saved card already gave. */
@@ -73,12 +70,10 @@ export function shopperProblem(field: ShopperField, v: ShopperValues): ShopperPr
         field === 'phone'
         ? /^\+?[\d\s().-]{6,20}$/.test(value) && value.replace(/\D/g, '').length <= 15
         : field === 'country'
-          ? isCountryCode(value)
+          ? COUNTRIES.includes(value)
           : field === 'zipCode'
             ? postalCodeFits(v.country, value)
-            : field === 'state'
-              ? /^[a-z]{2}$/i.test(value)
-              : value.length <= 50;
+            : field !== 'state' || /^[a-z]{2}$/i.test(value);
   return fits ? undefined : 'invalid';
 }
 
@@ -107,11 +102,7 @@ export function shopperDetails(groups: readonly CollectGroup[], v: ShopperValues
  * the whole address (`shopper.billingAddress`) is its first field, the country.
  */
 export function fieldOfShopperPath(path: string): ShopperField | undefined {
-  if (!path.startsWith('shopper.')) return undefined;
-  const last = path.split('.').pop() as ShopperField;
-  return SHOPPER_FIELDS.includes(last)
-    ? last
-    : path.includes('billingAddress')
-      ? 'country'
-      : undefined;
+  return path.startsWith('shopper.')
+    ? (SHOPPER_FIELDS.find((f) => path.endsWith(`.${f}`)) ?? 'country')
+    : undefined;
 }

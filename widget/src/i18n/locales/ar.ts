@@ -29,7 +29,6 @@ export default {
   'country.required': 'اختر دولتك.',
   'address1.required': 'أدخل عنوانك.',
   'city.required': 'أدخل المدينة.',
-  tooLong: '50 حرفًا على الأكثر.',
   'zipCode.required': 'أدخل الرمز البريدي.',
   'zipCode.invalid': 'هذا الرمز البريدي لا يطابق الدولة.',
   'state.required': 'أدخل الولاية أو المقاطعة.',

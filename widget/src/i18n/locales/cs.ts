@@ -29,7 +29,6 @@ export default {
   'country.required': 'Vyberte zemi.',
   'address1.required': 'Zadejte ulici a číslo domu.',
   'city.required': 'Zadejte město.',
-  tooLong: 'Nejvýše 50 znaků.',
   'zipCode.required': 'Zadejte PSČ.',
   'zipCode.invalid': 'Toto PSČ neodpovídá zemi.',
   'state.required': 'Zadejte stát nebo provincii.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'Wählen Sie Ihr Land.',
   'address1.required': 'Geben Sie Straße und Hausnummer ein.',
   'city.required': 'Geben Sie den Ort ein.',
-  tooLong: 'Höchstens 50 Zeichen.',
   'zipCode.required': 'Geben Sie die Postleitzahl ein.',
   'zipCode.invalid': 'Diese Postleitzahl passt nicht zum Land.',
   'state.required': 'Geben Sie den Bundesstaat oder die Provinz ein.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'Elija su país.',
   'address1.required': 'Introduzca su dirección.',
   'city.required': 'Introduzca la ciudad.',
-  tooLong: 'Como máximo 50 caracteres.',
   'zipCode.required': 'Introduzca el código postal.',
   'zipCode.invalid': 'Este código postal no corresponde al país.',
   'state.required': 'Introduzca el estado o la provincia.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'Choisissez votre pays.',
   'address1.required': 'Saisissez votre adresse.',
   'city.required': 'Saisissez la ville.',
-  tooLong: '50 caractères au maximum.',
   'zipCode.required': 'Saisissez le code postal.',
   'zipCode.invalid': 'Ce code postal ne correspond pas au pays.',
   'state.required': 'Saisissez l’État ou la province.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'יש לבחור ארץ.',
   'address1.required': 'יש להזין כתובת.',
   'city.required': 'יש להזין עיר.',
-  tooLong: 'עד 50 תווים.',
   'zipCode.required': 'יש להזין מיקוד.',
   'zipCode.invalid': 'המיקוד אינו מתאים לארץ.',
   'state.required': 'יש להזין מדינה או מחוז.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'Scegliere il paese.',
   'address1.required': 'Inserire l’indirizzo.',
   'city.required': 'Inserire la città.',
-  tooLong: 'Massimo 50 caratteri.',
   'zipCode.required': 'Inserire il codice postale.',
   'zipCode.invalid': 'Il codice postale non corrisponde al paese.',
   'state.required': 'Inserire lo stato o la provincia.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'Елді таңдаңыз.',
   'address1.required': 'Мекенжайыңызды енгізіңіз.',
   'city.required': 'Қаланы енгізіңіз.',
-  tooLong: 'Ең көбі 50 таңба.',
   'zipCode.required': 'Пошта индексін енгізіңіз.',
   'zipCode.invalid': 'Бұл индекс елге сәйкес емес.',
   'state.required': 'Штатты немесе провинцияны енгізіңіз.',

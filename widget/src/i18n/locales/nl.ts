@@ -29,7 +29,6 @@ export default {
   'country.required': 'Kies uw land.',
   'address1.required': 'Vul uw adres in.',
   'city.required': 'Vul de plaats in.',
-  tooLong: 'Maximaal 50 tekens.',
   'zipCode.required': 'Vul de postcode in.',
   'zipCode.invalid': 'Deze postcode past niet bij het land.',
   'state.required': 'Vul de staat of provincie in.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'Należy wybrać kraj.',
   'address1.required': 'Adres jest wymagany.',
   'city.required': 'Miejscowość jest wymagana.',
-  tooLong: 'Maksymalnie 50 znaków.',
   'zipCode.required': 'Kod pocztowy jest wymagany.',
   'zipCode.invalid': 'Ten kod pocztowy nie pasuje do kraju.',
   'state.required': 'Należy podać stan lub prowincję.',

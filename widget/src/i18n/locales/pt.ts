@@ -29,7 +29,6 @@ export default {
   'country.required': 'Escolha o seu país.',
   'address1.required': 'Insira a sua morada.',
   'city.required': 'Insira a cidade.',
-  tooLong: 'No máximo 50 caracteres.',
   'zipCode.required': 'Insira o código postal.',
   'zipCode.invalid': 'Este código postal não corresponde ao país.',
   'state.required': 'Insira o estado ou a província.',

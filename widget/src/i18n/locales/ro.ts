@@ -29,7 +29,6 @@ export default {
   'country.required': 'Alegeți țara.',
   'address1.required': 'Introduceți adresa.',
   'city.required': 'Introduceți localitatea.',
-  tooLong: 'Cel mult 50 de caractere.',
   'zipCode.required': 'Introduceți codul poștal.',
   'zipCode.invalid': 'Codul poștal nu corespunde țării.',
   'state.required': 'Introduceți statul sau provincia.',

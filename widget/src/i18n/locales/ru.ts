@@ -29,7 +29,6 @@ export default {
   'country.required': 'Выберите страну.',
   'address1.required': 'Введите адрес: улицу и дом.',
   'city.required': 'Введите город.',
-  tooLong: 'Не более 50 символов.',
   'zipCode.required': 'Введите почтовый индекс.',
   'zipCode.invalid': 'Индекс не подходит для этой страны.',
   'state.required': 'Введите штат или провинцию.',

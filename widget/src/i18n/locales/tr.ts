@@ -29,7 +29,6 @@ export default {
   'country.required': 'Ülkenizi seçin.',
   'address1.required': 'Adresinizi girin.',
   'city.required': 'Şehri girin.',
-  tooLong: 'En fazla 50 karakter.',
   'zipCode.required': 'Posta kodunu girin.',
   'zipCode.invalid': 'Bu posta kodu ülkeye uymuyor.',
   'state.required': 'Eyaleti veya ili girin.',

@@ -29,7 +29,6 @@ export default {
   'country.required': 'Виберіть країну.',
   'address1.required': 'Введіть адресу: вулицю та будинок.',
   'city.required': 'Введіть місто.',
-  tooLong: 'Не більше 50 символів.',
   'zipCode.required': 'Введіть поштовий індекс.',
   'zipCode.invalid': 'Індекс не відповідає країні.',
   'state.required': 'Введіть штат або провінцію.',
