@@ -37,6 +37,9 @@ export interface CheckoutOptions {
   saveCard?: 'ask' | 'always' | 'never';
   /** Card references the session offers (a returning shopper). */
   savedCards?: string[];
+  /** `false`: a session of only amount, currency, orderId and description (no customer): the
+   * element asks the shopper for contact and address. */
+  customer?: false;
 }
 
 export interface EngineShop {
@@ -163,10 +166,10 @@ export async function startEngineShop(): Promise<EngineShop> {
         amount: '12.34',
         currency: 'EUR',
         orderId,
-        intent: 'sale',
         description: 'Engine matrix',
-        customer: SHOPPER,
-        returnUrl: url,
+        ...(options.customer === false
+          ? {}
+          : { intent: 'sale', customer: SHOPPER, returnUrl: url }),
         ...(options.saveCard ? { saveCard: options.saveCard } : {}),
         ...(options.savedCards ? { savedCards: options.savedCards } : {}),
       });
