@@ -38,5 +38,7 @@ describe('countries', () => {
     // es-419 names a region that is no country.
     expect(startCountry(info({}), ['es-419', 'es'])).to.equal('');
     expect(startCountry(info({ countryHint: 'ZZ' }), [])).to.equal('');
+    // What WebKitGTK reports under LANG=C: no tag at all.
+    expect(startCountry(info({}), ['c', 'en-GB'])).to.equal('GB');
   });
 });

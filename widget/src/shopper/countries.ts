@@ -48,8 +48,14 @@ export function countryChoices(language: string): [code: string, name: string][]
  * region of the browser's first language that names one ("de-AT": AT), else none ('').
  */
 export function startCountry(info: SessionView, languages: readonly string[]): string {
-  // The browser's own tags: well-formed, so Intl.Locale takes them.
-  const regions = languages.map((l) => new Intl.Locale(l).region);
+  const regions = languages.map((l) => {
+    try {
+      return new Intl.Locale(l).region;
+    } catch {
+      // Not always a BCP 47 tag: WebKitGTK under LANG=C says "c", which Intl.Locale refuses.
+      return undefined;
+    }
+  });
   return (
     [info.prefill?.billingAddress?.country, info.countryHint, ...regions].find(
       (c) => c && COUNTRIES.includes(c),
