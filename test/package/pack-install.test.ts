@@ -79,7 +79,7 @@ export type Event = WebhookEvent['type'];
 export async function flow(api: MerchantClient = createMerchantClient({ baseUrl: 'https://shop.example/pay', apiKey: 'k' })) {
   const session: CheckoutSession = await api.createSession({
     amount: '1.00', currency: 'EUR', orderId: 'o-1', description: 'd',
-    customer: { email: 'a@b.example', address1: 'x', city: 'y', zipCode: 'z', country: 'GB', phone: '+4412345678' },
+    customer: { email: 'a@b.example', address1: '1 Main St', city: 'London', zipCode: 'N1 9GU', country: 'GB', phone: '+441234567890' },
   });
   const order: Order = await api.getOrder('o-1');
   const status:
@@ -309,11 +309,11 @@ describe('npm pack: the tarball installs offline and offers three typed entry po
           description: 'Pack test',
           customer: {
             email: 'a@b.example',
-            address1: 'x',
-            city: 'y',
-            zipCode: 'z',
+            address1: '1 Main St',
+            city: 'London',
+            zipCode: 'N1 9GU',
             country: 'GB',
-            phone: '+4412345678',
+            phone: '+441234567890',
           },
         }),
       });

@@ -536,7 +536,7 @@ describe('steps and errors are spoken once, politely', () => {
     await m.el.updateComplete;
     await flush();
     expect(said).to.deep.equal([
-      'Please correct: Card number, Expiry date, Security code, Name on card.',
+      'Please correct: Card number, Expiry date, Security code, and Name on card.',
       'Sending the payment…',
       'Payment approved. €10.42 paid with 424242******4242.',
     ]);

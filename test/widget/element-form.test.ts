@@ -177,7 +177,7 @@ describe('<pay-checkout> form', () => {
     expect(m.root.activeElement).to.equal(m.input('number'));
     expect(m.$('[role="status"]').getAttribute('aria-live')).to.equal('polite');
     expect(m.$('[role="status"]').textContent).to.equal(
-      'Please correct: Card number, Expiry date, Security code, Name on card.',
+      'Please correct: Card number, Expiry date, Security code, and Name on card.',
     );
     expect(m.of('pay-error')).to.deep.equal([
       { code: 'validation', message: errs.number, field: 'number' },

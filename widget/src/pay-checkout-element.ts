@@ -428,7 +428,9 @@ export class PayCheckoutElement extends LitElement {
       // Card and shopper inputs alike are named by their field.
       this.renderRoot.querySelector<HTMLElement>(`[name="${invalid[0]}"]`)?.focus();
       // After the focus move, so the blur of the field left does not replace the summary.
-      this._announce = this._t('fixErrors', { fields: invalid.map((f) => this._t(f)).join(', ') });
+      this._announce = this._t('fixErrors', {
+        fields: this._localize._list(invalid.map((f) => this._t(f))),
+      });
       this._emit('pay-error', {
         code: 'validation',
         message: { ...this._card._errors, ...this._shopper._errors }[invalid[0]!]!,
@@ -533,7 +535,7 @@ export class PayCheckoutElement extends LitElement {
     const info = this._info;
     const form = this._card._render(busy);
     return info?.savedCards?.length
-      ? this._savedCards._render(info, busy, (k) => this._t(k), form)
+      ? this._savedCards._render(info, busy, (k) => this._t(k), form, this._localize._comma)
       : form;
   }
 

@@ -2,10 +2,12 @@
  * Structured JSON logs (pino). Redaction is the logger's job, not each call site's: a `log`
  * formatter walks every record, censoring secret-named keys at any depth (so no list of pino
  * `redact` paths is needed) and any run of 12-19 digits that could be a card number, wherever it
- * hides (messages, errors, URLs).
+ * hides (messages, errors, URLs). A shopper's contact and address (an e-mail, a phone, an address
+ * line...) is masked by its key (personal-data.ts), as the gateway history masks a phone.
  */
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { LogLevel } from '../config.js';
+import { isPersonalFieldName, maskPersonal } from '../personal-data.js';
 import { isSensitiveFieldName, replacePanLike } from '../sensitive-fields.js';
 
 export type { Logger } from 'pino';
@@ -45,7 +47,10 @@ export function scrub(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((item) => scrub(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = isSecretKey(key) ? CENSOR : scrub(item, depth + 1);
+    if (isSecretKey(key)) out[key] = CENSOR;
+    else if (typeof item === 'string' && isPersonalFieldName(key))
+      out[key] = scrubText(maskPersonal(key, item));
+    else out[key] = scrub(item, depth + 1);
   }
   return out;
 }

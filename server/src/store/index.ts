@@ -105,6 +105,7 @@ export {
 export {
   type CheckoutSession,
   type ClaimResult,
+  type CollectSetting,
   createSessionRepository,
   type ExpiryWrite,
   type NewCheckoutSession,

@@ -11,6 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Intent } from '../../../contract/api-types.js';
 import { FINAL_STATUSES } from '../../../contract/order-status.js';
 import { StoreError } from './errors.js';
+import { sanitizeCustomer } from './sanitize.js';
 import {
   assertMinor,
   assignments,
@@ -85,6 +86,11 @@ export interface Order {
   saveCard: boolean;
   /** The card reference this attempt charged (the shopper paid with a saved card), else null. */
   savedCardRef: string | null;
+  /**
+   * The customer this attempt carried to the gateway: the session's, merged with what the shopper
+   * typed (or a saved card knew). Null before it was paid, and for attempts made before issue 35.
+   */
+  customer: JsonObject | null;
   createdAt: Date;
   updatedAt: Date;
   version: number;
@@ -105,6 +111,7 @@ export interface OrderPatch {
   merchantOrigin?: string | null;
   saveCard?: boolean;
   savedCardRef?: string | null;
+  customer?: JsonObject | null;
 }
 
 export interface NewOrder extends OrderPatch {
@@ -166,6 +173,12 @@ const PATCH_COLUMNS = {
   merchantOrigin: { column: 'merchant_origin' },
   saveCard: { column: 'save_card' },
   savedCardRef: { column: 'saved_card_ref' },
+  customer: {
+    column: 'customer',
+    cast: 'jsonb',
+    encode: (value: unknown) =>
+      value === null ? null : json(sanitizeCustomer(value as JsonObject)),
+  },
 };
 
 export function newReturnRef(): string {
@@ -204,6 +217,7 @@ export function mapOrder(row: Record<string, unknown>): Order {
     merchantOrigin: toStringOrNull(row.merchant_origin),
     saveCard: row.save_card === true,
     savedCardRef: toStringOrNull(row.saved_card_ref),
+    customer: (row.customer as JsonObject | null) ?? null,
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     version: toInt(row.version, 'orders.version'),
@@ -258,6 +272,7 @@ export function createOrderRepository(q: Executor) {
           merchantOrigin: input.merchantOrigin,
           saveCard: input.saveCard,
           savedCardRef: input.savedCardRef,
+          customer: input.customer,
         },
         PATCH_COLUMNS,
         10,

@@ -25,21 +25,37 @@ export function maskCardNumbers(text: string): string {
 }
 
 /**
- * A copy of `fields` without sensitive names, recursively through objects and arrays, with card
- * numbers masked in every remaining string. Non-JSON values (functions, symbols) are dropped.
+ * A customer's phone (`customer.phone`), which the backend made E.164 from a valid number
+ * (checkout/customer/phone.ts): one of 12 to 15 digits passes the Luhn check one time in ten, and
+ * masked as a card number the gateway and the merchant would get a broken one. Only there: a
+ * `phone` in free metadata is masked like any other text (the gateway history masks phones anyway,
+ * gateway/sanitize.ts).
  */
-export function sanitizeFields(fields: unknown): unknown {
+function isCustomerPhone(parent: string | undefined, name: string, value: unknown): boolean {
+  return (
+    parent === 'customer' &&
+    name === 'phone' &&
+    typeof value === 'string' &&
+    /^\+[1-9]\d{6,14}$/.test(value)
+  );
+}
+
+/**
+ * A copy of `fields` without sensitive names, recursively through objects and arrays, with card
+ * numbers masked in every remaining string but a customer's phone. Non-JSON values (functions, symbols) are dropped.
+ */
+export function sanitizeFields(fields: unknown, parent?: string): unknown {
   if (typeof fields === 'string') return maskCardNumbers(fields);
   if (typeof fields === 'number' || typeof fields === 'boolean' || fields === null) return fields;
   if (typeof fields === 'bigint') return maskCardNumbers(fields.toString());
-  if (Array.isArray(fields)) return fields.map(sanitizeFields);
+  if (Array.isArray(fields)) return fields.map((item) => sanitizeFields(item));
   if (fields instanceof URLSearchParams) return sanitizeFields(Object.fromEntries(fields));
   if (fields instanceof Date) return fields.toISOString();
   if (typeof fields === 'object') {
     const out: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(fields)) {
       if (isSensitiveFieldName(name) || value === undefined) continue;
-      out[name] = sanitizeFields(value);
+      out[name] = isCustomerPhone(parent, name, value) ? value : sanitizeFields(value, name);
     }
     return out;
   }
@@ -51,4 +67,9 @@ export function sanitizeRecord(
   fields: Record<string, unknown> | URLSearchParams,
 ): Record<string, unknown> {
   return sanitizeFields(fields) as Record<string, unknown>;
+}
+
+/** A customer (the merchant's, or one an attempt carried) as `sanitizeRecord` keeps it. */
+export function sanitizeCustomer(customer: Record<string, unknown>): Record<string, unknown> {
+  return (sanitizeFields({ customer }) as { customer: Record<string, unknown> }).customer;
 }

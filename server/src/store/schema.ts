@@ -317,6 +317,22 @@ create index merchant_webhooks_due on merchant_webhooks (next_attempt_at)
 create index merchant_webhooks_created on merchant_webhooks (created_at);
 `;
 
+/**
+ * A checkout that needs only an amount (issue 35). A session says per group of shopper data what
+ * the element asks (`collect`: `{ email, phone, billingAddress }`, each auto / always / never; an
+ * absent group is auto, so sessions before this migration ask for what their customer lacks, which
+ * was nothing) and the country its address part starts on (`country_hint`). An attempt keeps the
+ * customer it carried to the gateway (`customer`: the merchant's merged with what the shopper
+ * typed): the merchant API and the webhooks show it, and a card saved from it knows it. Rows
+ * before this migration have none (null: the session's customer was what they sent).
+ */
+const collectShopper = `
+alter table checkout_sessions
+  add column collect jsonb not null default '{}'::jsonb,
+  add column country_hint text check (country_hint ~ '^[A-Z]{2}$');
+alter table orders add column customer jsonb;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -336,4 +352,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '016-client-order-ids', sql: clientOrderIds },
   { id: '017-webhook-redelivered-at', sql: webhookRedeliveredAt },
   { id: '018-events-kept', sql: eventsKept },
+  { id: '019-collect-shopper', sql: collectShopper },
 ];

@@ -7,11 +7,17 @@
 import { randomBytes } from 'node:crypto';
 import { mapCardRef, type StoredCardRef } from './card-refs.js';
 import { CardRefNotHeldError } from './errors.js';
+import type { JsonObject } from './orders.js';
 import type { Executor } from './sql.js';
 
 export interface OfferedCard {
   handle: string;
   cardRef: StoredCardRef;
+  /**
+   * The customer the card's order carried (the order row it was made from keeps it): what a
+   * payment with this card need not ask again. Null for an order from before that was kept.
+   */
+  keptCustomer: JsonObject | null;
 }
 
 /** 24 random bytes, base64url: nothing a browser can guess. */
@@ -20,12 +26,19 @@ function newHandle(): string {
 }
 
 function mapOffered(row: Record<string, unknown>): OfferedCard {
-  return { handle: String(row.handle), cardRef: mapCardRef(row) };
+  return {
+    handle: String(row.handle),
+    cardRef: mapCardRef(row),
+    keptCustomer: (row.kept_customer as JsonObject | null) ?? null,
+  };
 }
 
 export function createSessionCardRepository(q: Executor) {
-  const OFFERED = `select c.handle, r.* from checkout_session_cards c
-                     join card_refs r on r.id = c.card_ref_id`;
+  // The card keeps its order's customer: the order row it was made from holds it (one copy).
+  const OFFERED = `select c.handle, r.*, o.customer as kept_customer
+                     from checkout_session_cards c
+                     join card_refs r on r.id = c.card_ref_id
+                     join orders o on o.id = r.order_id`;
   return {
     /**
      * Offers `cardRefIds` in the session; run inside the transaction that creates it. Each must be

@@ -10,6 +10,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type {
+  CollectGroup,
+  CollectMode,
   Intent,
   PayMode,
   SaveCardMode,
@@ -26,7 +28,7 @@ import {
   type NewOrder,
   type Order,
 } from './orders.js';
-import { maskCardNumbers, sanitizeRecord } from './sanitize.js';
+import { maskCardNumbers, sanitizeCustomer, sanitizeRecord } from './sanitize.js';
 import { createSessionCardRepository } from './session-cards.js';
 import {
   assertMinor,
@@ -39,6 +41,19 @@ import {
 } from './sql.js';
 import { assertMoves } from './state-moves.js';
 
+/** What the element asks the shopper, per group (contract CollectMode): every group named. */
+export type CollectSetting = Record<CollectGroup, CollectMode>;
+
+/** A stored `collect`: a group it does not name is `auto` (the default; rows before it name none). */
+function mapCollect(value: unknown): CollectSetting {
+  const stored = (value ?? {}) as Partial<CollectSetting>;
+  return {
+    email: stored.email ?? 'auto',
+    phone: stored.phone ?? 'auto',
+    billingAddress: stored.billingAddress ?? 'auto',
+  };
+}
+
 export interface CheckoutSession {
   id: string;
   /** The merchant's order id; the session's order is created with it as `client_orderid`. */
@@ -47,7 +62,12 @@ export interface CheckoutSession {
   currency: string;
   intent: Intent;
   description: string;
+  /** What the merchant sent of the shopper (each field optional since issue 35). */
   customer: JsonObject;
+  /** Which groups of shopper data the element asks for. */
+  collect: CollectSetting;
+  /** The country the element's address part starts on (ISO 3166-1 alpha-2), or null. */
+  countryHint: string | null;
   returnUrl: string | null;
   metadata: JsonObject;
   /** How the shopper may pay: the card form (`direct`), the gateway's page (`hosted`), or both. */
@@ -78,6 +98,9 @@ export interface NewCheckoutSession {
   intent: Intent;
   description?: string;
   customer?: JsonObject;
+  /** Defaults to `auto` for every group. */
+  collect?: Partial<CollectSetting>;
+  countryHint?: string | null;
   returnUrl?: string | null;
   metadata?: JsonObject;
   /** Defaults to both. */
@@ -103,6 +126,7 @@ export type PaymentOrderFields = Pick<
   | 'nextAction'
   | 'saveCard'
   | 'savedCardRef'
+  | 'customer'
 >;
 
 export type ClaimResult =
@@ -143,6 +167,8 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
     intent: row.intent as Intent,
     description: String(row.description),
     customer: row.customer as JsonObject,
+    collect: mapCollect(row.collect),
+    countryHint: toStringOrNull(row.country_hint),
     returnUrl: toStringOrNull(row.return_url),
     metadata: row.metadata as JsonObject,
     modes: row.modes as PayMode[],
@@ -240,9 +266,9 @@ export function createSessionRepository(q: Executor) {
         const { rows } = await tx.query(
           `insert into checkout_sessions (id, client_orderid, amount_minor, currency, intent,
              description, customer, return_url, metadata, expires_at, modes, max_attempts,
-             save_card, saved_card_cvc, offers_saved_cards)
+             save_card, saved_card_cvc, offers_saved_cards, collect, country_hint)
            values ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9::jsonb, $10, $11::text[], $12, $13,
-             $14, $15)
+             $14, $15, $16::jsonb, $17)
            returning *`,
           [
             id,
@@ -254,7 +280,7 @@ export function createSessionRepository(q: Executor) {
             // such a number as a card, whatever its brand.
             maskCardNumbers(input.description ?? ''),
             // Merchant-supplied JSON: sanitised too, so a PAN pasted there never lands on disk.
-            json(sanitizeRecord(input.customer ?? {})),
+            json(sanitizeCustomer(input.customer ?? {})),
             input.returnUrl ?? null,
             json(sanitizeRecord(input.metadata ?? {})),
             input.expiresAt,
@@ -263,6 +289,8 @@ export function createSessionRepository(q: Executor) {
             input.saveCard ?? 'never',
             input.savedCardCvc ?? 'required',
             (input.savedCards?.length ?? 0) > 0,
+            json(mapCollect(input.collect)),
+            input.countryHint ?? null,
           ],
         );
         if (!rows[0]) throw new StoreError('store-insert', 'Session insert returned no row');

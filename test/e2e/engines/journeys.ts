@@ -11,6 +11,7 @@ import { type AxeRun, axe, formatViolations } from './a11y.js';
 import type { Engine, PageScript, Scheme, Tab, Target } from './drivers/tab.js';
 import {
   BANK_PAGE,
+  CARD_ON_SCREEN,
   type ElementState,
   EVENTS,
   LAYOUT,
@@ -377,6 +378,11 @@ export const JOURNEYS: Journey[] = [
       assert.equal(run.violations.length, 0, formatViolations('Arabic form', run.violations));
       await pay(s, 'approved');
       await expectApproved(s, orderId);
+      // The card number, left to right inside the Arabic sentence: in its own order on screen.
+      const card = await s.tab.run<{ text: string; onScreen: string } | null>(CARD_ON_SCREEN);
+      s.note(`Arabic result's card: ${JSON.stringify(card)}`);
+      assert.ok(card, 'the Arabic result names no card');
+      assert.equal(card.onScreen, card.text, 'the card number shows out of order in Arabic');
     },
   },
 ];

@@ -71,6 +71,28 @@ export const LAYOUT: PageScript = `() => {
   };
 }`;
 
+/**
+ * The masked card number in the result panel (`400000******0002`, `**** 0002`) as it reads in the
+ * text and as it stands on screen, left to right: each character's box from a Range, sorted by its
+ * left edge. In right-to-left text an isolate keeps them the same (the review saw the digit groups
+ * swapped without one). Null before the result shows a card.
+ */
+export const CARD_ON_SCREEN: PageScript = `() => {
+  const p = document.querySelector('pay-checkout')?.shadowRoot?.querySelector('[part~="result"] p');
+  // A text node (Lit's marker comments hold digits too).
+  const node = p && [...p.childNodes].find((n) => n.nodeType === 3 && /[*\\d]{4}/.test(n.data));
+  const found = node && /[0-9][0-9*]*\\*[0-9*]*[0-9]|\\*+ [0-9]+/.exec(node.textContent);
+  if (!found) return null;
+  const range = document.createRange();
+  const boxes = [...found[0]].map((char, i) => {
+    range.setStart(node, found.index + i);
+    range.setEnd(node, found.index + i + 1);
+    return { char, left: range.getBoundingClientRect().left };
+  });
+  boxes.sort((a, b) => a.left - b.left);
+  return { text: found[0], onScreen: boxes.map((b) => b.char).join('') };
+}`;
+
 /** Which colour media queries the page matches (a scheme must be in effect to be tested). */
 export const MEDIA: PageScript = `() => ({
   dark: matchMedia('(prefers-color-scheme: dark)').matches,

@@ -74,4 +74,38 @@ describe('logger redaction', () => {
     assert.equal(line.msg, `order ${id}`);
     assert.equal(line.note, `${id} paid with [redacted]`);
   });
+
+  it("masks a shopper's contact and address by its key, as the gateway history masks a phone", () => {
+    const { lines, logger } = captureLogger();
+    logger.info(
+      {
+        customer: {
+          email: 'jan.kowalski@example.de',
+          phone: '+4915112345678',
+          firstName: 'Jan',
+          address1: 'Torstraße 1',
+          city: 'Berlin',
+          zipCode: '10119',
+          country: 'DE',
+        },
+        request: { zip_code: '10119', first_name: 'Jan', cell_phone: '+44 20 7946 0958' },
+      },
+      'payment attempt sent',
+    );
+    const line = JSON.parse(lines.join(''));
+    assert.deepEqual(line.customer, {
+      email: 'j***@example.de',
+      phone: '+491******5678',
+      firstName: 'J***',
+      address1: 'T***',
+      city: 'B***',
+      zipCode: '1***',
+      country: 'DE',
+    });
+    assert.deepEqual(line.request, {
+      zip_code: '1***',
+      first_name: 'J***',
+      cell_phone: '+44******0958',
+    });
+  });
 });

@@ -103,4 +103,22 @@ describe('sanitize', () => {
     });
     assert.equal(input.b[0]?.cvv2, '123');
   });
+
+  test("keeps a customer's E.164 phone whole, and masks a phone-named value anywhere else", () => {
+    // 13 digits passing Luhn: a card number to the scrubber, a German mobile number here.
+    assert.deepEqual(
+      sanitizeFields({
+        customer: { phone: '+4915112345678', address1: '4111111111111111' },
+        metadata: { phone: '+4915112345678' },
+      }),
+      {
+        customer: { phone: '+4915112345678', address1: '411111******1111' },
+        metadata: { phone: '+491******5678' },
+      },
+    );
+    // Not E.164 (a card number with no `+`): masked even as a customer's phone.
+    assert.deepEqual(sanitizeFields({ customer: { phone: '4111111111111111' } }), {
+      customer: { phone: '411111******1111' },
+    });
+  });
 });

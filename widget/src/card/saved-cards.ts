@@ -41,25 +41,29 @@ export class SavedCards {
     this._host.requestUpdate();
   };
 
-  /** The list, then `form`: the chosen card's security code, or the form for another card. */
+  /**
+   * The list, then `form`: the chosen card's security code, or the form for another card. `comma`
+   * parts each card's words in the language shown (Arabic «، »).
+   */
   _render(
     info: SessionView,
     busy: boolean,
     t: (key: StringKey) => string,
     form: TemplateResult,
+    comma: string,
   ): TemplateResult {
     const option = (value: string, label: string, expired?: boolean) =>
       html`<label class="saved" part="saved-card"><input type="radio" name="saved"
         .value=${value} .checked=${this._chosen === value} ?disabled=${expired}
         @change=${this._choose} /> ${label}${
-          // The comma inside: the build trims the space that opens a template.
-          expired ? html`<span class="hint">, ${t('savedExpired')}</span>` : nothing
+          // The comma inside the hint, as the build trims the space that opens a template.
+          expired ? html`<span class="hint">${comma}${t('savedExpired')}</span>` : nothing
         }</label>`;
     return html`<fieldset ?disabled=${busy} part="saved-cards"><legend>${t('savedCards')}</legend>
       ${info.savedCards!.map((c) =>
         option(
           c.handle,
-          `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}, ${c.expMonth}/${c.expYear.slice(-2)}`,
+          `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}${comma}${c.expMonth}/${c.expYear.slice(-2)}`,
           c.expired,
         ),
       )}${option('', t('useAnotherCard'))}</fieldset>${form}`;

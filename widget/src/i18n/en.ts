@@ -3,7 +3,8 @@
  * other language is a file of its own in locales/, with the same keys, loaded when a shopper
  * needs it. The keys are stable and public: a merchant overrides any of them (the `strings`
  * property). `{name}` marks a slot that t() fills; a translation or an override keeps every slot
- * of the English text (strings.ts checks).
+ * of the English text (strings.ts checks). A string with a count says it in a plural block,
+ * `{n, plural, one {# digit} other {# digits}}`, with the forms its language needs (fill.ts).
  */
 export const en = {
   number: 'Card number',
@@ -44,7 +45,7 @@ export const en = {
   'expiry.invalid': 'Enter the expiry date as MM/YY.',
   'expiry.past': 'This card has expired.',
   'cvc.required': 'Enter the security code.',
-  'cvc.invalid': 'The security code has {n} digits.',
+  'cvc.invalid': 'The security code has {n, plural, one {# digit} other {# digits}}.',
   'name.required': 'Enter the name as printed on the card.',
   'name.invalid': 'Enter the name as printed on the card.',
   fixErrors: 'Please correct: {fields}.',

@@ -10,8 +10,9 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { isRightToLeft, languageOf } from '../../../contract/languages.js';
+import { formatAmount } from './amount.js';
 import { en, type StringKey, type Strings } from './en.js';
-import { fill, formatAmount } from './index.js';
+import { fill } from './fill.js';
 import { loadLanguage } from './load.js';
 import { withOverrides } from './strings.js';
 
@@ -72,9 +73,33 @@ export class LocalizeController implements ReactiveController {
     this._host.requestUpdate();
   }
 
-  /** The string of `key` in the words shown (English until they are here), its slots filled. */
+  /**
+   * The string of `key` in the words shown (English until they are here), its plural forms chosen
+   * and its slots filled in the language shown (fill.ts).
+   */
   _t(key: StringKey, vars?: Record<string, string | number>): string {
-    return fill((this._words ?? en)[key], vars);
+    return fill((this._words ?? en)[key], vars, this._language);
+  }
+
+  /**
+   * `items` as one list in the language shown: "A, B and C", "A, B und C", "A وB وC" (Arabic
+   * joins with «و», never a Latin comma).
+   */
+  _list(items: string[]): string {
+    try {
+      return new Intl.ListFormat(this._language).format(items);
+    } catch {
+      // A merchant's tag Intl cannot read.
+      return items.join(', ');
+    }
+  }
+
+  /**
+   * The comma that separates a phrase's parts (a saved card's "Visa •••• 4242, 12/30, Expired"):
+   * Arabic script writes «،».
+   */
+  get _comma(): string {
+    return /^(ar|fa|ur)\b/i.test(this._language) ? '، ' : ', ';
   }
 
   /** `amount` of `currency` as the locale writes it ("€10.42", "10,42 €"). */

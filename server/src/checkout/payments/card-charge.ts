@@ -1,12 +1,13 @@
 /**
  * A card typed in the form, charged by one sale or preauth per the session's intent, with the
- * customer the session holds and the browser's 3DS fields. The attempt keeps the card's brand,
+ * customer the attempt carries (the session's, completed by the shopper) and the browser's 3DS
+ * fields. The attempt keeps the card's brand,
  * last four and masked number, and whether to save the card once paid: the shopper's box where
  * the session asks, always where it saves always.
  */
 import type { BrowserInfo, CardInput } from '../../../../contract/api-types.js';
 import type { SaleRequest } from '../../gateway/index.js';
-import type { CheckoutSession, Order } from '../../store/index.js';
+import type { CheckoutSession, JsonObject, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { BrowserRequestFacts } from './browser-facts.js';
@@ -23,7 +24,8 @@ function saleRequest(
   facts: BrowserRequestFacts,
 ): SaleRequest {
   return {
-    // Required by the family; every session holds them (merchant-api/schemas.ts, Customer).
+    // Required by the family; every attempt carries them (the merchant's customer, completed by
+    // what the shopper typed: customer/shopper.ts). Named here for the type; orderFields fills them.
     address1: '',
     city: '',
     zip_code: '',
@@ -53,12 +55,16 @@ export function keepsCard(session: CheckoutSession, ticked: boolean | undefined)
   return session.saveCard === 'always' || (session.saveCard === 'ask' && ticked === true);
 }
 
+/**
+ * `keep.customer`: the customer the attempt carries (customer/shopper.ts, customerForPayment),
+ * kept with it and sent in the sale.
+ */
 export function cardCharge(
   ctx: Context,
   card: CardInput,
   browser: Required<BrowserInfo>,
   facts: BrowserRequestFacts,
-  saveCard: boolean,
+  keep: { saveCard: boolean; customer: JsonObject },
 ): Charge {
   const summary = summarizeCard(card.number);
   return {
@@ -66,7 +72,8 @@ export function cardCharge(
       cardBrand: summary.brand,
       cardLast4: summary.last4,
       cardMasked: summary.masked,
-      saveCard,
+      saveCard: keep.saveCard,
+      customer: keep.customer,
     },
     challengeWindowSize: browser.challengeWindowSize,
     followAtOnce: true,

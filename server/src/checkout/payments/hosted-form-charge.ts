@@ -5,7 +5,7 @@
  * The attempt keeps no card: there is no box to tick either, so the card is kept only where the
  * session saves always.
  */
-import type { CheckoutSession } from '../../store/index.js';
+import type { CheckoutSession, JsonObject } from '../../store/index.js';
 import type { Context } from '../context.js';
 import type { BrowserRequestFacts } from './browser-facts.js';
 import { orderFields } from './order-fields.js';
@@ -15,9 +15,11 @@ export function hostedFormCharge(
   ctx: Context,
   session: CheckoutSession,
   facts: BrowserRequestFacts,
+  customer: JsonObject,
 ): Charge {
   return {
-    order: { saveCard: session.saveCard === 'always' },
+    // The customer the attempt carries (customer/shopper.ts): the form's fields are its.
+    order: { saveCard: session.saveCard === 'always', customer },
     followAtOnce: false,
     send(s, order) {
       const request = { email: '', ...orderFields(ctx, s, order), ipaddress: facts.ip };

@@ -1,12 +1,14 @@
 /**
  * What a sale, a preauth or a hosted form says of the order, in the gateway's field names
  * (docs/gateway.md#request-fields): the attempt's id, the session's description, amount and
- * currency, where the shopper and the callbacks come back to, and the session's customer (the
- * fields it holds; the merchant API requires the address, phone and e-mail of every session).
+ * currency, where the shopper and the callbacks come back to, and the customer the attempt
+ * carries (the session's, completed by what the shopper typed: customer/shopper.ts; the fields it
+ * holds, the phone as the gateway takes it: customer/phone.ts).
  */
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession, JsonObject, Order } from '../../store/index.js';
 import type { Context } from '../context.js';
+import { gatewayPhone } from '../customer/phone.js';
 import { callbackUrl, returnUrlOf } from './urls.js';
 
 const GATEWAY_NAMES = {
@@ -27,7 +29,8 @@ function customerFields(customer: JsonObject): Partial<Record<GatewayName, strin
   const fields: Partial<Record<GatewayName, string>> = {};
   for (const [ours, theirs] of Object.entries(GATEWAY_NAMES)) {
     const value = customer[ours];
-    if (typeof value === 'string' && value) fields[theirs as GatewayName] = value;
+    if (typeof value === 'string' && value)
+      fields[theirs as GatewayName] = ours === 'phone' ? gatewayPhone(value) : value;
   }
   return fields;
 }
@@ -40,6 +43,7 @@ export function orderFields(ctx: Context, session: CheckoutSession, order: Order
     currency: session.currency,
     redirect_url: returnUrlOf(ctx, order),
     server_callback_url: callbackUrl(ctx),
-    ...customerFields(session.customer),
+    // An attempt from before attempts kept their customer carried the session's.
+    ...customerFields(order.customer ?? session.customer),
   };
 }

@@ -3,9 +3,11 @@
  * gateway call that charges it, and answer the first next action. What is charged is a `Charge`:
  * a card typed in the form (card-charge.ts: a sale or preauth per the session's intent), a
  * saved card (saved-card-charge.ts: make-rebill), or the gateway's hosted form
- * (hosted-form-charge.ts: sale-form or preauth-form, whose page takes the card). Amount, currency, intent and customer come from
- * the session the merchant created; the browser brings only the card (or its handle) and its own
- * fields. Card data lives in the charge and the gateway call, nowhere else.
+ * (hosted-form-charge.ts: sale-form or preauth-form, whose page takes the card). Amount,
+ * currency and intent come from the session the merchant created, and so does the customer,
+ * completed only where the session asks the shopper (customer/shopper.ts); the browser brings the
+ * card (or its handle), what the shopper typed of those groups, and its own fields. Card data
+ * lives in the charge and the gateway call, nowhere else.
  *
  * A timeout or a dropped answer leaves the order `unknown`: the charge may have happened, so it is
  * never sent again; the follower and the reconciler ask the gateway by client_orderid instead.
@@ -122,6 +124,11 @@ export async function startPayment(
     throw new HttpError(409, 'conflict', `The checkout session is ${claim.session.state}`);
   }
   let order = claim.order;
+  // The customer it carries, masked by the logger (personal-data.ts): enough to tell shoppers apart.
+  ctx.logger.info(
+    { orderId: order.id, attempt: order.attempt, customer: order.customer },
+    'payment attempt sent',
+  );
 
   try {
     const result = await inScope(ctx, { orderId: order.id }, () =>

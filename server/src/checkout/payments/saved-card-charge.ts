@@ -4,12 +4,15 @@
  * shopper's IP, the browser's 3DS fields, and `redirect_url` for 3-D Secure to bring the shopper
  * back to. The handle counts in its own session only (another session's, a made-up one or a card
  * not offered are one refusal, before anything is claimed or sent), and an expired card is
- * refused before anything is sent.
+ * refused before anything is sent. The attempt keeps the customer it pays for (the session's,
+ * the groups the card's first payment gave, what the shopper typed); the family's make-rebill
+ * takes no customer fields (docs/gateway.md#request-fields), so the gateway is sent none.
  */
 import type { SavedCardPayRequest } from '../../../../contract/api-types.js';
 import { fromMinorUnits } from '../../signing/index.js';
 import type { CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
+import { customerForPayment } from '../customer/shopper.js';
 import { badRequest, conflict, HttpError } from '../errors.js';
 import { cardDetails, isExpired } from '../saved-cards/card-details.js';
 import type { BrowserRequestFacts } from './browser-facts.js';
@@ -37,6 +40,8 @@ export async function savedCardCharge(
   }
   // Sessions offer saved cards only for a sale (merchant-api/schemas.ts): a rebill is a charge.
   if (session.intent !== 'sale') throw conflict('A saved card pays a sale only');
+  // The groups the card's first payment gave come from it; the shopper typed only the rest.
+  const customer = customerForPayment(session, request.shopper, offer.keptCustomer);
   const ref = offer.cardRef;
   const details = await cardDetails(ctx, ref.id);
   if (isExpired(details)) {
@@ -57,6 +62,7 @@ export async function savedCardCharge(
       cardLast4: card?.last4 ?? null,
       cardMasked: card?.masked ?? null,
       savedCardRef: ref.id,
+      customer,
     },
     challengeWindowSize: request.browser.challengeWindowSize,
     followAtOnce: true,

@@ -17,6 +17,7 @@ import {
   type OrderState,
   UNPAID_ORDER_STATUSES,
 } from '../../store/index.js';
+import { collectGroups, prefillOf } from '../customer/groups.js';
 import { declineReason } from '../following/decline-reason.js';
 import type { StoredAction } from '../following/next-action.js';
 import type { CardRefSummary } from '../saved-cards/views.js';
@@ -80,7 +81,11 @@ export function orderView(order: Order, attemptsLeft = 0): OrderView {
   };
 }
 
-/** `savedCards`: the cards the session offers as the widget shows them (saved-cards/views.ts). */
+/**
+ * `savedCards`: the cards the session offers as the widget shows them (saved-cards/views.ts).
+ * `collect`: the groups the element asks for (customer/groups.ts), `prefill` what the merchant
+ * sent of them, `countryHint` the merchant's default country.
+ */
 export function sessionView(
   session: CheckoutSession,
   order: Order | null,
@@ -104,6 +109,20 @@ export function sessionView(
     saveCard: session.saveCard,
     savedCards,
     savedCardCvc: session.savedCardCvc,
+    ...shopperParts(session),
+  };
+}
+
+/** What the element asks of the shopper, and what its fields start with. */
+function shopperParts(
+  session: CheckoutSession,
+): Pick<SessionView, 'collect' | 'prefill' | 'countryHint'> {
+  const collect = collectGroups(session.collect, session.customer);
+  const prefill = prefillOf(collect, session.customer);
+  return {
+    collect,
+    ...(Object.keys(prefill).length > 0 ? { prefill } : {}),
+    ...(session.countryHint ? { countryHint: session.countryHint } : {}),
   };
 }
 
@@ -181,6 +200,9 @@ export function merchantOrderView<R extends CardRefSummary = CardRefSummary>(
     reason: order.reason,
     errorCode: order.errorCode,
     cardRef,
+    // What the shown attempt carried to the gateway (the merchant's customer merged with what the
+    // shopper typed); null until it is paid, and for attempts made before it was kept.
+    customer: order.customer,
     attempts: attempts.filter((a) => !UNPAID_ORDER_STATUSES.includes(a.status)).map(attemptView),
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
@@ -217,6 +239,8 @@ export function merchantSessionView<R extends CardRefSummary = CardRefSummary>(
     saveCard: session.saveCard,
     savedCards: saved.savedCards ?? [],
     savedCardCvc: session.savedCardCvc,
+    collect: session.collect,
+    countryHint: session.countryHint,
     livemode,
     order: order ? merchantOrderView(order, attempts, livemode, saved.cardRef ?? null) : null,
   };

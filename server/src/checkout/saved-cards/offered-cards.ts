@@ -3,15 +3,19 @@
  * card's details as the gateway gives them (card-details.ts). A card the gateway cannot describe
  * now is left out of the list (it is still the session's to pay with, should the element know it),
  * and so is one it describes without an expiry or last four: logged, since the merchant offered it.
+ * `knows`: the groups of the session's `collect` the card's first payment gave (its order kept
+ * them), which a payment with it takes from there.
  */
 import type { SavedCardView } from '../../../../contract/api-types.js';
+import type { CheckoutSession } from '../../store/index.js';
 import type { Context } from '../context.js';
+import { groupsToType } from '../customer/shopper.js';
 import { cardDetailsOrNull, cardRefTag } from './card-details.js';
 import { savedCardView } from './views.js';
 
 export async function offeredCards(
   ctx: Context,
-  session: { id: string; offersSavedCards: boolean },
+  session: Pick<CheckoutSession, 'id' | 'offersSavedCards' | 'collect' | 'customer'>,
 ): Promise<SavedCardView[]> {
   if (!session.offersSavedCards) return [];
   const offers = await ctx.store.sessionCards.offered(session.id);
@@ -22,7 +26,9 @@ export async function offeredCards(
     const known = details[i];
     if (!known) return []; // cardDetailsOrNull logged why
     const view = savedCardView(offer, known, now);
-    if (view) return [view];
+    // The session's groups the card's first payment gave: the shopper is not asked them again.
+    const knows = groupsToType(session, offer.keptCustomer).known;
+    if (view) return [knows.length > 0 ? { ...view, knows } : view];
     ctx.logger.warn(
       { sessionId: session.id, cardRef: cardRefTag(ctx, offer.cardRef.id) },
       'saved card not shown: the gateway gave no expiry or last four',

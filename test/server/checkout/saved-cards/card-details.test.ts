@@ -53,6 +53,7 @@ describe('saved card details', () => {
         createdAt: new Date(),
         forgottenAt: null,
       },
+      keptCustomer: null,
     };
     const details = {
       bin: null,

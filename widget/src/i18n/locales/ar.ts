@@ -39,7 +39,8 @@ export default {
   'expiry.invalid': 'أدخل تاريخ الانتهاء بالصيغة MM/YY.',
   'expiry.past': 'انتهت صلاحية هذه البطاقة.',
   'cvc.required': 'أدخل رمز الأمان.',
-  'cvc.invalid': 'يتكوّن رمز الأمان من {n} أرقام.',
+  'cvc.invalid':
+    'يتكوّن رمز الأمان من {n, plural, zero {# رقم} one {رقم واحد} two {رقمين} few {# أرقام} many {# رقمًا} other {# رقم}}.',
   'name.required': 'أدخل الاسم كما هو مطبوع على البطاقة.',
   'name.invalid': 'أدخل الاسم كما هو مطبوع على البطاقة.',
   fixErrors: 'يُرجى تصحيح الحقول التالية: {fields}.',

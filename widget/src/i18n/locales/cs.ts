@@ -3,7 +3,7 @@ import type { Strings } from '../en.js';
 /** Czech (Čeština). */
 export default {
   number: 'Číslo karty',
-  expiry: 'Platnost do',
+  expiry: 'Datum platnosti',
   cvc: 'Bezpečnostní kód',
   name: 'Jméno na kartě',
   expiryHint: 'MM/RR',
@@ -39,10 +39,11 @@ export default {
   'expiry.invalid': 'Zadejte datum platnosti ve formátu MM/RR.',
   'expiry.past': 'Platnost této karty vypršela.',
   'cvc.required': 'Zadejte bezpečnostní kód.',
-  'cvc.invalid': 'Bezpečnostní kód má {n} číslice.',
+  'cvc.invalid':
+    'Bezpečnostní kód má {n, plural, one {# číslici} few {# číslice} many {# číslice} other {# číslic}}.',
   'name.required': 'Zadejte jméno tak, jak je uvedeno na kartě.',
   'name.invalid': 'Zadejte jméno tak, jak je uvedeno na kartě.',
-  fixErrors: 'Opravte prosím: {fields}.',
+  fixErrors: 'Opravte prosím pole: {fields}.',
   'step.paying': 'Odesíláme platbu…',
   'step.method': 'Ověřujeme kartu u vaší banky…',
   'step.challenge': 'Vaše banka žádá o potvrzení platby.',
@@ -52,7 +53,7 @@ export default {
   dialogClose: 'Zrušit ověření',
   dialogFallback: 'Stránka se nenačítá? Pokračovat v tomto okně',
   confirmCancel: 'Zrušit platbu? Banka ji možná stále potvrzuje.',
-  keepConfirming: 'Pokračovat v potvrzení',
+  keepConfirming: 'Pokračovat v potvrzování',
   cancelPayment: 'Zrušit platbu',
   resumedDetail:
     'Stránka vaší banky byla zavřena. Pokud jste tam platbu potvrdili, za okamžik se dokončí.',

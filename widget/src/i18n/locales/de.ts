@@ -39,7 +39,7 @@ export default {
   'expiry.invalid': 'Geben Sie das Ablaufdatum im Format MM/JJ ein.',
   'expiry.past': 'Diese Karte ist abgelaufen.',
   'cvc.required': 'Geben Sie den Sicherheitscode ein.',
-  'cvc.invalid': 'Der Sicherheitscode hat {n} Ziffern.',
+  'cvc.invalid': 'Der Sicherheitscode hat {n, plural, one {# Ziffer} other {# Ziffern}}.',
   'name.required': 'Geben Sie den Namen so ein, wie er auf der Karte steht.',
   'name.invalid': 'Geben Sie den Namen so ein, wie er auf der Karte steht.',
   fixErrors: 'Bitte korrigieren Sie: {fields}.',
@@ -73,7 +73,7 @@ export default {
   cancelled: 'Zahlung abgebrochen',
   cancelledDetail: 'Sie haben die Bestätigung bei Ihrer Bank abgebrochen.',
   abandonedDetail: 'Die Seite Ihrer Bank wurde geschlossen, bevor die Zahlung bestätigt wurde.',
-  again: 'Sie können erneut bezahlen, mit dieser oder einer anderen Karte.',
+  again: 'Sie können mit dieser oder einer anderen Karte erneut bezahlen.',
   error: 'Zahlung fehlgeschlagen',
   'error.network':
     'Der Zahlungsdienst war nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',

@@ -39,7 +39,8 @@ export default {
   'expiry.invalid': 'Introduzca la fecha de caducidad en formato MM/AA.',
   'expiry.past': 'Esta tarjeta ha caducado.',
   'cvc.required': 'Introduzca el código de seguridad.',
-  'cvc.invalid': 'El código de seguridad tiene {n} dígitos.',
+  'cvc.invalid':
+    'El código de seguridad tiene {n, plural, one {# dígito} many {# de dígitos} other {# dígitos}}.',
   'name.required': 'Introduzca el nombre tal como figura en la tarjeta.',
   'name.invalid': 'Introduzca el nombre tal como figura en la tarjeta.',
   fixErrors: 'Corrija los siguientes campos: {fields}.',

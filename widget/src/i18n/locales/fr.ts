@@ -39,10 +39,11 @@ export default {
   'expiry.invalid': 'Saisissez la date d’expiration au format MM/AA.',
   'expiry.past': 'Cette carte a expiré.',
   'cvc.required': 'Saisissez le code de sécurité.',
-  'cvc.invalid': 'Le code de sécurité comporte {n} chiffres.',
+  'cvc.invalid':
+    'Le code de sécurité comporte {n, plural, one {# chiffre} many {# de chiffres} other {# chiffres}}.',
   'name.required': 'Saisissez le nom tel qu’il figure sur la carte.',
   'name.invalid': 'Saisissez le nom tel qu’il figure sur la carte.',
-  fixErrors: 'Veuillez corriger : {fields}.',
+  fixErrors: 'Veuillez corriger les champs : {fields}.',
   'step.paying': 'Envoi du paiement…',
   'step.method': 'Vérification de la carte auprès de votre banque…',
   'step.challenge': 'Votre banque vous demande de confirmer le paiement.',
@@ -50,9 +51,9 @@ export default {
   'step.redirect': 'Redirection vers votre banque…',
   dialogTitle: 'Confirmez le paiement auprès de votre banque',
   dialogClose: 'Annuler la vérification',
-  dialogFallback: 'La page ne s’affiche pas ? Continuer dans cette fenêtre',
+  dialogFallback: 'La page ne s’affiche pas ? Continuer dans cette fenêtre',
   confirmCancel:
-    'Annuler le paiement ? Votre banque est peut-être encore en train de le confirmer.',
+    'Annuler le paiement ? Votre banque est peut-être encore en train de le confirmer.',
   keepConfirming: 'Poursuivre la confirmation',
   cancelPayment: 'Annuler le paiement',
   resumedDetail:

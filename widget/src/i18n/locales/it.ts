@@ -12,7 +12,7 @@ export default {
   pay: 'Paga {amount}',
   payPlain: 'Paga',
   paying: 'Elaborazione in corso…',
-  hostedNote: 'Il pagamento proseguirà sulla pagina di pagamento sicura.',
+  hostedNote: 'Si proseguirà sulla pagina di pagamento sicura.',
   contact: 'Contatti',
   billingAddress: 'Indirizzo di fatturazione',
   email: 'E-mail',
@@ -39,7 +39,8 @@ export default {
   'expiry.invalid': 'Inserire la data di scadenza nel formato MM/AA.',
   'expiry.past': 'La carta è scaduta.',
   'cvc.required': 'Inserire il codice di sicurezza.',
-  'cvc.invalid': 'Il codice di sicurezza è composto da {n} cifre.',
+  'cvc.invalid':
+    'Il codice di sicurezza è composto da {n, plural, one {# cifra} many {# di cifre} other {# cifre}}.',
   'name.required': 'Inserire il nome come riportato sulla carta.',
   'name.invalid': 'Inserire il nome come riportato sulla carta.',
   fixErrors: 'Correggere i campi: {fields}.',

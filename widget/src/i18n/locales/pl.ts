@@ -39,10 +39,11 @@ export default {
   'expiry.invalid': 'Data ważności powinna mieć format MM/RR.',
   'expiry.past': 'Ta karta straciła ważność.',
   'cvc.required': 'Kod bezpieczeństwa jest wymagany.',
-  'cvc.invalid': 'Kod bezpieczeństwa ma {n} cyfry.',
+  'cvc.invalid':
+    'Kod bezpieczeństwa ma {n, plural, one {# cyfrę} few {# cyfry} many {# cyfr} other {# cyfry}}.',
   'name.required': 'Należy podać imię i nazwisko tak jak na karcie.',
   'name.invalid': 'Należy podać imię i nazwisko tak jak na karcie.',
-  fixErrors: 'Proszę poprawić: {fields}.',
+  fixErrors: 'Prosimy poprawić pola: {fields}.',
   'step.paying': 'Wysyłanie płatności…',
   'step.method': 'Weryfikacja karty w banku…',
   'step.challenge': 'Bank prosi o potwierdzenie płatności.',
@@ -51,7 +52,7 @@ export default {
   dialogTitle: 'Potwierdzenie płatności w banku',
   dialogClose: 'Anuluj weryfikację',
   dialogFallback: 'Strona się nie ładuje? Kontynuuj w tym oknie',
-  confirmCancel: 'Anulować płatność? Bank może jeszcze ją potwierdzać.',
+  confirmCancel: 'Anulować płatność? Bank może ją jeszcze potwierdzać.',
   keepConfirming: 'Kontynuuj potwierdzanie',
   cancelPayment: 'Anuluj płatność',
   resumedDetail:

@@ -39,10 +39,11 @@ export default {
   'expiry.invalid': 'Introduceți data expirării în formatul LL/AA.',
   'expiry.past': 'Acest card a expirat.',
   'cvc.required': 'Introduceți codul de securitate.',
-  'cvc.invalid': 'Codul de securitate are {n} cifre.',
+  'cvc.invalid':
+    'Codul de securitate are {n, plural, one {# cifră} few {# cifre} other {# de cifre}}.',
   'name.required': 'Introduceți numele așa cum apare pe card.',
   'name.invalid': 'Introduceți numele așa cum apare pe card.',
-  fixErrors: 'Vă rugăm să corectați: {fields}.',
+  fixErrors: 'Vă rugăm să corectați câmpurile: {fields}.',
   'step.paying': 'Se trimite plata…',
   'step.method': 'Se verifică cardul la bancă…',
   'step.challenge': 'Banca vă solicită să confirmați plata.',
@@ -51,7 +52,7 @@ export default {
   dialogTitle: 'Confirmați plata la bancă',
   dialogClose: 'Anulați verificarea',
   dialogFallback: 'Pagina nu se încarcă? Continuați în această fereastră',
-  confirmCancel: 'Anulați plata? Este posibil ca banca să fie încă în curs de confirmare.',
+  confirmCancel: 'Anulați plata? Este posibil ca banca să o confirme chiar acum.',
   keepConfirming: 'Continuați confirmarea',
   cancelPayment: 'Anulați plata',
   resumedDetail:

@@ -7,7 +7,14 @@ import { z } from 'zod';
 import { holdsCardNumber, isCardLikeId } from '../../../card-number.js';
 import { isKnownCurrency, toControlCents, toMinorUnits } from '../../../signing/index.js';
 import { isListCursor } from '../../../store/index.js';
-import { isOneLine, ONE_LINE } from '../../control-characters.js';
+import { oneLineText } from '../../customer/fields.js';
+import {
+  Collect,
+  CountryHint,
+  CUSTOMER_FIELDS,
+  neverGroupsWhole,
+  normaliseCustomer,
+} from './customer-rules.js';
 
 // --- building blocks -------------------------------------------------------------------------
 
@@ -46,30 +53,27 @@ export const ORDER_ID_TAKEN =
   'orderId already used (field `orderId`): a checkout session, a payment attempt or a merchant operation holds it (the message says which); nothing was created or sent';
 
 /** One line of text (a name, an address line): the gateway refuses any control character in it. */
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'is required')
-    .max(max, `must be at most ${max} characters`)
-    .refine(isOneLine, ONE_LINE);
+const text = oneLineText;
 
-export const Customer = z
+/**
+ * The shopper as the merchant knows them: every field optional (the element asks for what a
+ * session lacks: `collect`), checked by the rules the widget API's `shopper` is checked by.
+ */
+export const Customer = z.object(CUSTOMER_FIELDS).strict().transform(normaliseCustomer);
+
+/** A customer an account verification sends whole: the gateway requires these fields of it. */
+const WholeCustomer = z
   .object({
-    email: z.email('must be an e-mail address').max(50),
-    firstName: text(50).optional(),
-    lastName: text(50).optional(),
-    address1: text(50),
-    city: text(50),
-    state: z
-      .string()
-      .regex(/^[A-Z]{2}$/, 'must be two capital letters')
-      .optional(),
-    zipCode: text(10),
-    country: z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code'),
-    phone: z.string().regex(/^\+?[0-9 ()-]{5,20}$/, 'must be a phone number'),
+    ...CUSTOMER_FIELDS,
+    email: CUSTOMER_FIELDS.email.unwrap(),
+    address1: CUSTOMER_FIELDS.address1.unwrap(),
+    city: CUSTOMER_FIELDS.city.unwrap(),
+    zipCode: CUSTOMER_FIELDS.zipCode.unwrap(),
+    country: CUSTOMER_FIELDS.country.unwrap(),
+    phone: CUSTOMER_FIELDS.phone.unwrap(),
   })
-  .strict();
+  .strict()
+  .transform(normaliseCustomer);
 
 /**
  * Text that is stored and sent on as it is (a description, a URL, a metadata key): a card number
@@ -162,7 +166,9 @@ export const CreateSessionBody = z
       .min(1, 'is required')
       .max(2000)
       .refine(noCardNumber, NO_CARD_NUMBER),
-    customer: Customer,
+    customer: Customer.optional(),
+    collect: Collect,
+    countryHint: CountryHint.optional(),
     returnUrl: HttpsOrLocalUrl.optional(),
     metadata: Metadata.optional(),
     modes: z
@@ -206,7 +212,8 @@ export const CreateSessionBody = z
   .strict()
   .superRefine(amountFitsCurrency)
   .superRefine(amountAboveZero)
-  .superRefine(savedCardsPayable);
+  .superRefine(savedCardsPayable)
+  .superRefine(neverGroupsWhole);
 
 export const SessionCreated = z.object({
   id: z.string(),
@@ -297,6 +304,12 @@ export const OrderCardRef = z
       "The card reference made from the order's approved attempt. `expMonth`, `expYear` and `holder` are read from the gateway (get-card-info) on `GET /v1/orders/{orderId}` and `GET /v1/checkout-sessions/{sessionId}` only (null when it cannot tell now): never stored, so never in lists, events or answers kept under an Idempotency-Key.",
   });
 
+/** The customer a paid order carried to the gateway (its shown attempt's). */
+const OrderCustomer = z.record(z.string(), z.string()).nullable().meta({
+  description:
+    "The customer the sale (or preauth, hosted form, saved card's payment) carried: your session's `customer` merged with what the shopper typed in the element (a group of `collect`) or a saved card's first payment gave; `customer` field names, the phone as E.164. Null until the shopper pays. Personal data: masked in the backend's logs, never in a URL.",
+});
+
 export const Order = z.object({
   orderId: z.string(),
   livemode: Livemode,
@@ -313,6 +326,7 @@ export const Order = z.object({
   reason: z.string().nullable(),
   errorCode: z.string().nullable(),
   cardRef: OrderCardRef.nullable(),
+  customer: OrderCustomer,
   attempts: z.array(Attempt).meta({
     description:
       "Every payment attempt so far, first to last. The order's status, amounts, card and gateway id are those of the attempt it keeps (the approved one), else of the latest.",
@@ -339,6 +353,12 @@ export const CheckoutSessionView = z.object({
     description: 'The card references the session offers (forgotten ones left out).',
   }),
   savedCardCvc: z.enum(['required', 'optional']),
+  collect: z.object({
+    email: z.enum(['auto', 'always', 'never']),
+    phone: z.enum(['auto', 'always', 'never']),
+    billingAddress: z.enum(['auto', 'always', 'never']),
+  }),
+  countryHint: z.string().nullable(),
   livemode: Livemode,
   returnUrl: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
@@ -508,7 +528,7 @@ export const CreateRecurringBody = z
     interval: z.number().int().min(1).max(365),
     startDate: z.iso.date().optional(),
     maxRepeats: z.number().int().min(1).max(10000).optional(),
-    customer: Customer.partial().optional(),
+    customer: Customer.optional(),
     description: z.string().max(2000).optional(),
   })
   .strict()
@@ -627,7 +647,7 @@ export const CreateVerificationBody = z
       description: 'The currency of the zero-amount authorisation.',
     }),
     card: CardData,
-    customer: Customer,
+    customer: WholeCustomer,
     returnUrl: HttpsOrLocalUrl.optional(),
     description: z.string().max(2000).optional(),
   })
@@ -650,7 +670,10 @@ export const CreateHostedFormBody = z
     // card in it, and a silent default would verify a USD merchant's card in EUR.
     currency: Currency,
     description: z.string().max(2000).optional(),
-    customer: Customer.partial().extend({ email: z.email() }),
+    customer: z
+      .object({ ...CUSTOMER_FIELDS, email: CUSTOMER_FIELDS.email.unwrap() })
+      .strict()
+      .transform(normaliseCustomer),
     returnUrl: HttpsOrLocalUrl,
   })
   .strict()

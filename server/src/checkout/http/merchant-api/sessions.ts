@@ -1,6 +1,7 @@
 /**
- * Checkout sessions: create one (the merchant fixes amount, currency, intent and customer; its
- * order exists from then on, `awaiting-payment`), read one, end one early.
+ * Checkout sessions: create one (the merchant fixes amount, currency, intent, and what it knows of
+ * the customer and what the element asks for the rest: `collect`; its order exists from then on,
+ * `awaiting-payment`), read one, end one early.
  */
 import { toMinorUnits } from '../../../signing/index.js';
 import {
@@ -76,6 +77,8 @@ export function sessionRoutes(ctx: Context, routes: RouteTable): void {
           intent: body.intent,
           description: body.description,
           customer: { ...body.customer },
+          collect: body.collect,
+          countryHint: body.countryHint ?? null,
           returnUrl: body.returnUrl ?? null,
           metadata: body.metadata ?? {},
           modes: body.modes,

@@ -16,7 +16,7 @@ export const ar: PageWords = {
   alreadyFinished: 'انتهت عملية الدفع هذه بالفعل.',
   alreadyFinishedUnchanged: 'انتهت عملية الدفع هذه بالفعل. لم يتم تغيير أي شيء.',
   finished: 'انتهت عملية الدفع.',
-  nothingToDo: 'لا يوجد ما تتم معالجته هنا.',
+  nothingToDo: 'لا يوجد شيء لمعالجته هنا.',
   unknownPayment: 'عملية دفع غير معروفة. لم يتم تغيير أي شيء.',
   failedChecking: 'حدث خطأ من جانبنا. جارٍ مراجعة الدفع؛ يمكنك العودة إلى المتجر.',
   failedUnchanged: 'حدث خطأ من جانبنا. لم يتم تغيير أي شيء.',

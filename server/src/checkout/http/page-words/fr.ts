@@ -22,7 +22,7 @@ export const fr: PageWords = {
   nothingToDo: 'Rien à traiter ici.',
   unknownPayment: 'Paiement inconnu. Rien n’a été modifié.',
   failedChecking:
-    'Une erreur s’est produite de notre côté. Le paiement est en cours de vérification ; vous pouvez retourner sur la boutique.',
+    'Une erreur s’est produite de notre côté. Le paiement est en cours de vérification ; vous pouvez retourner sur la boutique.',
   failedUnchanged: 'Une erreur s’est produite de notre côté. Rien n’a été modifié.',
   unreadable: 'Cette requête n’a pas pu être lue. Rien n’a été modifié.',
 };

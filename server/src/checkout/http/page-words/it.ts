@@ -3,7 +3,7 @@ import type { PageWords } from './en.js';
 /** Italian (Italiano). */
 export const it: PageWords = {
   pageTitle: 'Pagamento',
-  bankTitle: 'La sua banca',
+  bankTitle: 'La banca',
   'challenge.uploaded': 'Verifica completata. Finalizzazione del pagamento…',
   'challenge.unknown': 'Verifica ricevuta. Finalizzazione del pagamento…',
   'challenge.refused': 'La verifica non è stata accettata. Controllo del pagamento con la banca…',

@@ -6,8 +6,7 @@ export const pt: PageWords = {
   bankTitle: 'O seu banco',
   'challenge.uploaded': 'Verificação concluída. Finalização do pagamento em curso…',
   'challenge.unknown': 'Verificação recebida. Finalização do pagamento em curso…',
-  'challenge.refused':
-    'A verificação não foi aprovada. Confirmação do pagamento com o banco em curso…',
+  'challenge.refused': 'A verificação não foi aprovada. A verificar o pagamento junto do banco…',
   'challenge.replay': 'Esta verificação já tinha sido recebida. Nada foi alterado.',
   'challenge.not-expected':
     'Não era esperada nenhuma verificação para este pagamento. Nada foi alterado.',
@@ -23,5 +22,5 @@ export const pt: PageWords = {
   failedChecking:
     'Ocorreu um erro do nosso lado. O pagamento está em verificação; pode voltar à loja.',
   failedUnchanged: 'Ocorreu um erro do nosso lado. Nada foi alterado.',
-  unreadable: 'Não foi possível ler este pedido. Nada foi alterado.',
+  unreadable: 'Não foi possível ler esta solicitação. Nada foi alterado.',
 };

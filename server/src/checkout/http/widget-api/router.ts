@@ -7,6 +7,7 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import type { NextAction, PayMode } from '../../../../../contract/api-types.js';
 import { type CheckoutSession, type Order, UNPAID_ORDER_STATUSES } from '../../../store/index.js';
 import type { Context } from '../../context.js';
+import { customerForPayment } from '../../customer/shopper.js';
 import { HttpError, parseOr400 } from '../../errors.js';
 import { bankPageShown, readFlow } from '../../following/flow-state.js';
 import { followOrder, isPending } from '../../following/follow.js';
@@ -25,7 +26,13 @@ import { submitMethodResult } from '../../three-ds/three-ds.js';
 import { clientIp } from '../request-facts.js';
 import { perIpLimit, windowLimit } from '../throttle.js';
 import { allowedOrigin, widgetCors } from './cors.js';
-import { CancelSchema, MethodResultSchema, NextQuerySchema, parsePayRequest } from './schemas.js';
+import {
+  CancelSchema,
+  HostedPayRequestSchema,
+  MethodResultSchema,
+  NextQuerySchema,
+  parsePayRequest,
+} from './schemas.js';
 
 export interface WidgetLimits {
   /** Requests per minute per client IP. */
@@ -204,10 +211,14 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
     const body = parsePayRequest(req.body);
     const f = facts(req, ctx);
     const session = payable(res, f, 'direct');
+    // Everything the shopper sent is checked before the claim: a 400 leaves the session open.
     const charge =
       'savedCard' in body
         ? await savedCardCharge(ctx, session, body, f)
-        : cardCharge(ctx, body.card, body.browser, f, keepsCard(session, body.saveCard));
+        : cardCharge(ctx, body.card, body.browser, f, {
+            saveCard: keepsCard(session, body.saveCard),
+            customer: customerForPayment(session, body.shopper),
+          });
     const order = await startPayment(ctx, session.id, charge, f);
     res.json(await answer(res, order));
   });
@@ -263,9 +274,17 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   });
 
   router.post('/hosted', async (req, res) => {
+    // An empty body (no shopper details) is the element's own when the session asks for none.
+    const body = parseOr400(HostedPayRequestSchema, req.body ?? {});
     const f = facts(req, ctx);
     const session = payable(res, f, 'hosted');
-    const order = await startPayment(ctx, session.id, hostedFormCharge(ctx, session, f), f);
+    const customer = customerForPayment(session, body.shopper);
+    const order = await startPayment(
+      ctx,
+      session.id,
+      hostedFormCharge(ctx, session, f, customer),
+      f,
+    );
     res.json(await answer(res, order));
   });
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { CardPayRequest, SavedCardPayRequest } from '../../../../../contract/api-types.js';
 import { luhnValid } from '../../../../../contract/card/luhn.js';
 import { isOneLine, ONE_LINE } from '../../control-characters.js';
+import { ShopperSchema } from '../../customer/shopper.js';
 import { parseOr400 } from '../../errors.js';
 import type { Accepted } from '../../payments/pay.js';
 import { emvColorDepth } from './emv-color-depth.js';
@@ -57,7 +58,12 @@ export const CardInputSchema = z
   });
 
 export const PayRequestSchema = z
-  .object({ card: CardInputSchema, browser: BrowserInfoSchema, saveCard: z.boolean().optional() })
+  .object({
+    card: CardInputSchema,
+    browser: BrowserInfoSchema,
+    saveCard: z.boolean().optional(),
+    shopper: ShopperSchema.optional(),
+  })
   .strict();
 
 export const SavedCardPayRequestSchema = z
@@ -69,8 +75,12 @@ export const SavedCardPayRequestSchema = z
       .regex(/^\d{3,4}$/, 'must be 3 or 4 digits')
       .optional(),
     browser: BrowserInfoSchema,
+    shopper: ShopperSchema.optional(),
   })
   .strict();
+
+/** `POST /widget/hosted`: the shopper's contact and address, when the session asks for them. */
+export const HostedPayRequestSchema = z.object({ shopper: ShopperSchema.optional() }).strict();
 
 /** A pay body: a saved card's when it names `savedCard`, a typed card's otherwise. */
 export function parsePayRequest(

@@ -87,6 +87,8 @@ describe('merchant API: checkout sessions and their orders from the first moment
       reason: null,
       errorCode: null,
       cardRef: null,
+      // Unpaid: no attempt has carried a customer to the gateway yet.
+      customer: null,
       attempts: [],
     });
     assert.equal(createdAt, updatedAt);
@@ -134,6 +136,8 @@ describe('merchant API: checkout sessions and their orders from the first moment
       saveCard: 'never',
       savedCards: [],
       savedCardCvc: 'required',
+      collect: { email: 'auto', phone: 'auto', billingAddress: 'auto' },
+      countryHint: null,
       livemode: true,
       returnUrl: `${MERCHANT_ORIGIN}/thank-you`,
       metadata: {},
