@@ -14,6 +14,7 @@
  * | GET  /widget/next?wait=SECONDS | -                    | NextAction    | (long poll, wait <= 25)
  * | POST /widget/cancel            | CancelRequest        | NextAction    |
  * | POST /widget/hosted            | HostedPayRequest     | NextAction    | (hosted mode: a `redirect`)
+ * | POST /widget/extend            | ExtendRequest        | ExtendAnswer  | (more time for an open session)
  *
  * `/widget/next` answers as soon as the order's status or next action changes, or after `wait`
  * seconds. A browser step (`method`, `challenge`, `3ds1`) is answered at once, so a page that
@@ -151,6 +152,14 @@ export interface SessionView {
   state: SessionState;
   /** ISO 8601. */
   expiresAt: string;
+  /**
+   * Milliseconds left until `expiresAt` when the backend answered: the element counts from its
+   * own clock with it, so a device whose clock is wrong still warns in time. Absent: counted from
+   * `expiresAt`.
+   */
+  expiresInMs?: number;
+  /** How many more times `POST /widget/extend` gives the session more time. Absent: none. */
+  extensionsLeft?: number;
   /** Present once a payment has started. */
   order?: OrderView;
   /** The backend's gateway is a sandbox: no real payment is made (the element says so). */
@@ -292,6 +301,33 @@ export type PayRequest = CardPayRequest | SavedCardPayRequest;
 export interface MethodResultRequest {
   threeDSCompInd: 'Y' | 'N' | 'U';
   browser: BrowserInfo;
+}
+
+/**
+ * More time for an open session, asked by the shopper warned of its end (WCAG 2.2.1). Refused
+ * while a payment is under way or its outcome pending (409 `conflict`), for an expired session
+ * (410 `session-expired`), and once the session had its extensions or reached its longest life
+ * (409 `conflict`); a refusal changes nothing.
+ */
+export interface ExtendRequest {
+  /**
+   * The session's expiry the shopper was warned of (ISO 8601). When it has moved already (a
+   * second click, another tab), the answer is the session as it stands, not extended again.
+   */
+  expiresAt: string;
+}
+
+export interface ExtendAnswer {
+  /**
+   * A session token that lasts as long as the session now does: the old one still expires at the
+   * old time, so the element uses this one from now on.
+   */
+  token: string;
+  /** ISO 8601: the session's expiry now. */
+  expiresAt: string;
+  /** Milliseconds left until `expiresAt`, as SessionView's. */
+  expiresInMs: number;
+  extensionsLeft: number;
 }
 
 export interface CancelRequest {

@@ -12,9 +12,41 @@ const CURRENT = 'demo-checkout-current'; // the order whose payment is under way
 
 // ---- events and history -------------------------------------------------------------------
 
+// The element's own words that its events carry, in its language: a pay-error's message for these
+// codes (the element's check of a field, a challenge timed out or cancelled). Other messages are
+// the backend's or the browser's, in English, as this page is.
+const ELEMENT_WORDS = new Set(['validation', 'three-ds-timeout', 'challenge-cancelled']);
+let elementLanguage = 'en';
+
+/** The element's message in `detail`, when it carries one. */
+const elementMessage = (type, detail) =>
+  type === 'pay-error' && ELEMENT_WORDS.has(detail?.code) && detail.message ? detail.message : '';
+
+/**
+ * The element's words repeated in this English page, marked with their language and isolated
+ * (`dir=auto`): a screen reader reads them in their own voice, and right-to-left words keep their
+ * order inside an English line (WCAG 3.1.2).
+ */
+function elementWords(text) {
+  const span = document.createElement('span');
+  span.lang = elementLanguage;
+  span.dir = 'auto';
+  span.textContent = text;
+  return span;
+}
+
 function logEvent(event) {
   const item = document.createElement('li');
-  item.textContent = `${new Date().toLocaleTimeString()} ${event.type} ${JSON.stringify(event.detail ?? {})}`;
+  const json = JSON.stringify(event.detail ?? {});
+  const words = elementMessage(event.type, event.detail);
+  const quoted = words ? JSON.stringify(words) : '';
+  const at = quoted ? json.indexOf(quoted) : -1;
+  item.append(
+    `${new Date().toLocaleTimeString()} ${event.type} `,
+    ...(at < 0
+      ? [json]
+      : [json.slice(0, at), elementWords(quoted), json.slice(at + quoted.length)]),
+  );
   $('#event-log').prepend(item);
 }
 
@@ -24,8 +56,9 @@ function logStatus(text) {
   $('#status-history').append(item);
 }
 
-function showResult(text) {
-  $('#result').textContent = text;
+/** The result line: text, and the element's words as elementWords() marks them. */
+function showResult(...parts) {
+  $('#result').replaceChildren(...parts);
 }
 
 // ---- checkout ------------------------------------------------------------------------------
@@ -53,6 +86,8 @@ function mountCheckout({ token, orderId, mode, challenge, locale, theme }) {
   element.setAttribute('challenge', challenge);
   element.setAttribute('locale', locale);
   element.className = `theme-${theme}`;
+  // The language the element speaks: the demo offers only languages it has.
+  elementLanguage = locale;
   for (const type of EVENTS) element.addEventListener(type, logEvent);
   element.addEventListener('pay-status', (event) =>
     logStatus(`status: ${JSON.stringify(event.detail)}`),
@@ -71,8 +106,12 @@ function mountCheckout({ token, orderId, mode, challenge, locale, theme }) {
     refreshOrder(orderId);
   });
   element.addEventListener('pay-error', (event) => {
+    const { code, message } = event.detail;
+    const words = elementMessage(event.type, event.detail);
     showResult(
-      `Payment failed: ${event.detail.code}${event.detail.message ? ` (${event.detail.message})` : ''}${again(event.detail)}`,
+      `Payment failed: ${code}`,
+      ...(message ? [' (', words ? elementWords(words) : message, ')'] : []),
+      again(event.detail),
     );
     refreshOrder(orderId);
   });

@@ -80,6 +80,31 @@ describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
     );
   });
 
+  test("the shop's result line and event log mark the element's words with their language (Arabic in an English page)", async () => {
+    const page = await harness.newPage();
+    await page.goto(harness.stack().shopUrl);
+    await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('ar');
+    await page.getByRole('button', { name: 'Go to payment' }).click();
+    // Pay on an empty form: the element's own check refuses it, in Arabic.
+    const pay = page.locator('pay-checkout').locator('button[type="submit"]');
+    await pay.waitFor();
+    await pay.click();
+    const words = page.locator('#result span[lang="ar"][dir="auto"]');
+    await words.waitFor();
+    const said = (await words.textContent()) ?? '';
+    assert.match(said, /[\u0600-\u06ff]/, said);
+    assert.match(
+      (await page.locator('#result').textContent()) ?? '',
+      /^Payment failed: validation \(/,
+    );
+    // The event log quotes the same words, marked the same way; its English stays unmarked.
+    const logged = page
+      .locator('#event-log li', { hasText: 'pay-error' })
+      .locator('span[lang="ar"]');
+    assert.equal(await logged.textContent(), JSON.stringify(said));
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+  });
+
   test('a double click on Pay sends one payment', async () => {
     const page = await harness.newPage();
     const pays = countRequests(page, '/widget/pay');
@@ -186,6 +211,46 @@ describe('shopper journeys on the demo shop', SHOPPERS_AT_ONCE, () => {
     await payButton(page).click();
     const detail = (await success) as { orderId: string; amount: string; currency: string };
     assert.deepEqual([detail.orderId, detail.amount, detail.currency], [orderId, '7.00', 'GBP']);
+    assert.equal(await orderStatus(orderId), 'approved');
+  });
+
+  test('a one-minute session: warned at once, "I need more time" extends it on the backend, then the shopper pays', async () => {
+    const { shopUrl, merchantApi } = harness.stack();
+    const orderId = `short-${Date.now()}`;
+    const created = await merchantApi('POST', '/v1/checkout-sessions', {
+      amount: '3.00',
+      currency: 'GBP',
+      orderId,
+      intent: 'sale',
+      description: 'A short session',
+      customer: SHOPPER,
+      expiresInMinutes: 1,
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const { token, id, expiresAt } = created.body as {
+      token: string;
+      id: string;
+      expiresAt: string;
+    };
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Short</title>
+<script type="module" src="/pay-checkout.js"></script></head>
+<body><pay-checkout backend="${shopUrl}" session="${token}"></pay-checkout></body></html>`;
+    const page = await harness.newPage();
+    await page.route(`${shopUrl}/short.html`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: html }),
+    );
+    await page.goto(`${shopUrl}/short.html`);
+    // Less than two minutes left: the warning shows at once, spoken.
+    const warning = page.locator('pay-checkout').getByRole('alert');
+    await warning.filter({ hasText: /This checkout closes at/ }).waitFor();
+    await warning.getByRole('button', { name: 'I need more time' }).click();
+    await warning.filter({ hasNotText: 'I need more time' }).waitFor();
+    const session = await merchantApi('GET', `/v1/checkout-sessions/${id}`);
+    const extended = Date.parse((session.body as { expiresAt: string }).expiresAt);
+    assert.equal(extended - Date.parse(expiresAt), 15 * 60_000);
+    await typeCard(page, harness.card('approved'));
+    await payButton(page).click();
+    await page.locator('pay-checkout').getByRole('heading', { name: 'Payment approved' }).waitFor();
     assert.equal(await orderStatus(orderId), 'approved');
   });
 

@@ -132,6 +132,7 @@ describe('security proofs', () => {
     ['POST', '/method-result', { threeDSCompInd: 'Y', browser: BROWSER }],
     ['POST', '/cancel', { reason: 'shopper-left' }],
     ['POST', '/hosted', {}],
+    ['POST', '/extend', { expiresAt: new Date().toISOString() }],
   ];
 
   /** Every widget route answers 401 to `token` and the database does not move. */

@@ -149,6 +149,7 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
       },
       { method: 'POST', path: '/widget/cancel', body: { reason: 'shopper-left' } },
       { method: 'POST', path: '/widget/hosted', body: {} },
+      { method: 'POST', path: '/widget/extend', body: { expiresAt: new Date().toISOString() } },
       { method: 'POST', path: '/return/{ref}', body: { cres: 'x' } },
       { method: 'GET', path: '/return/{ref}' },
       { method: 'GET', path: '/callbacks/gateway' },

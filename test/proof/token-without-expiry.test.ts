@@ -43,6 +43,7 @@ describe('a widget token without an expiry', () => {
       ['POST', '/hosted', {}],
       ['POST', '/cancel', { reason: 'shopper-left' }],
       ['POST', '/pay', payBody(card('approved').pan)],
+      ['POST', '/extend', { expiresAt: new Date().toISOString() }],
     ] as const) {
       const res = await shopper.call(method, path, body);
       assert.equal(res.status, 401, `${method} ${path}: ${JSON.stringify(res.body)}`);

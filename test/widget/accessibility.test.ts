@@ -19,7 +19,7 @@ import {
   sessionView,
 } from './support/fake-backend.js';
 import { flush } from './support/fake-clock.js';
-import { b64url, fakeLaunch, waitUntil } from './support/frames.js';
+import { b64url, fakeLaunch, pageIn, waitUntil } from './support/frames.js';
 import { BACKEND, fillCard, type Mounted, mount, payButton, typeInto } from './support/mount.js';
 
 // axe-core is a UMD script: imported for its side effect, it sets window.axe.
@@ -487,6 +487,33 @@ describe('by keyboard alone, 3-D Secure included', () => {
     // No trap: Tab goes on through the form.
     await sendKeys({ press: 'Tab' });
     expect(focused(m)?.getAttribute('name')).to.equal('expiry');
+  });
+
+  it("in the bank's page Escape is the bank's (its frame keeps its keys): Shift+Tab reaches ✕, and Enter on it asks", async () => {
+    const dialog = await openChallenge();
+    const frame = m!.$<HTMLIFrameElement>('dialog iframe');
+    await waitUntil(() => pageIn(frame, 'ACS challenge'), "the bank's page");
+    await sendKeys({ press: 'Tab' });
+    expect(focused(m!)?.className).to.equal('close');
+    // Tab goes on into the bank's page (our launcher frame takes no stop of its own).
+    await sendKeys({ press: 'Tab' });
+    expect(focused(m!)).to.equal(frame);
+    expect(pageIn(frame, 'ACS challenge')!.activeElement?.id).to.equal('go');
+    // The key goes to the bank's document, not to our dialog: nothing is asked, the bank keeps focus.
+    await sendKeys({ press: 'Escape' });
+    await m!.el.updateComplete;
+    await flush();
+    expect(dialog.open).to.equal(true);
+    expect(dialog.querySelector('.confirm')).to.equal(null);
+    // What works instead (docs/widget.md): one Shift+Tab back to ✕, then Enter (or Escape) asks.
+    await sendKeys({ down: 'Shift' });
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ up: 'Shift' });
+    expect(focused(m!)?.className).to.equal('close');
+    await sendKeys({ press: 'Enter' });
+    await m!.el.updateComplete;
+    await flush();
+    expect(focused(m!)?.className).to.equal('keep');
   });
 
   it('Keep confirming by keyboard leaves focus in the dialog, on a control', async () => {

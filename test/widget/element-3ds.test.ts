@@ -4,6 +4,7 @@ import type { NextAction } from '../../contract/api-types.js';
 import { unsafeUrlOf } from '../../contract/safe-url.js';
 import { CHALLENGE_TIMEOUT_MS } from '../../contract/three-ds.js';
 import { CHALLENGE_POLL_MIN_MS, FALLBACK_AFTER_MS } from '../../widget/src/three-ds/flow.js';
+import { WARN_BEFORE_MS } from '../../widget/src/time-limits.js';
 import {
   FakeBackend,
   finalApproved,
@@ -318,7 +319,11 @@ describe('3DS 2 challenge', () => {
     // The gateway has not decided yet: the widget says it took too long.
     m!.backend.on('POST /widget/cancel', { json: { action: 'final', order: order() } });
     await m!.until('pay-challenge');
-    expect(m!.clock.pending()).to.deep.equal([FALLBACK_AFTER_MS, CHALLENGE_TIMEOUT_MS]);
+    expect(m!.clock.pending()).to.deep.equal([
+      FALLBACK_AFTER_MS,
+      CHALLENGE_TIMEOUT_MS - WARN_BEFORE_MS,
+      CHALLENGE_TIMEOUT_MS,
+    ]);
     await m!.clock.tick(CHALLENGE_TIMEOUT_MS);
     await m!.until('pay-error');
     expect(m!.backend.requests('POST /widget/cancel')[0]!.body).to.deep.equal({

@@ -65,6 +65,23 @@ describe('<pay-checkout> saved cards', () => {
     expect(m.$('input[name="saveCard"]')).to.equal(null);
   });
 
+  it('lists a card once though the backend offers it twice (two references of one card): its first, most recent, handle pays', async () => {
+    m = await withSaved({
+      savedCards: [card({ handle: 'h-new' }), card({ handle: 'h-again' }), OFFERED[2]!],
+    });
+    expect(options(m)).to.deep.equal([
+      { label: 'Visa •••• 4242, 12/30', checked: true, disabled: false },
+      { label: 'American Express •••• 0005, 03/31', checked: false, disabled: false },
+      { label: 'Use another card', checked: false, disabled: false },
+    ]);
+    m.backend.on('POST /widget/pay', { json: finalApproved() });
+    m.input('cvc').focus();
+    await sendKeys({ type: '123' });
+    payButton(m).click();
+    await m.until('pay-success');
+    expect(m.backend.requests('POST /widget/pay')[0]!.body).to.deep.include({ savedCard: 'h-new' });
+  });
+
   it('pays with the chosen card by its security code: its handle, never a card number', async () => {
     m = await withSaved();
     m.backend.on('POST /widget/pay', { json: finalApproved() });

@@ -67,6 +67,7 @@ function setUp(
     emit: (name, detail) => emitted.push([name, detail]),
     step: () => {},
     t: (key) => key,
+    time: (ms) => new Date(ms).toISOString(),
     storage: () => undefined,
     restoreFocus: () => {},
   };

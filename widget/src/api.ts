@@ -1,9 +1,11 @@
 /**
- * The backend client: the six widget routes of contract/api-types.ts, nothing else. It holds the session
+ * The backend client: the seven widget routes of contract/api-types.ts, nothing else. It holds the session
  * token only (never a gateway secret) and turns every failure into an ApiError with a code.
  */
 import type {
   CancelRequest,
+  ExtendAnswer,
+  ExtendRequest,
   HostedPayRequest,
   MethodResultRequest,
   NextAction,
@@ -58,6 +60,8 @@ export interface Api {
   cancel(body: CancelRequest): Promise<NextAction>;
   /** `body`: the shopper's details the session asks; none when it asks nothing. */
   hosted(body?: HostedPayRequest): Promise<NextAction>;
+  /** More time for the session (time-limits.ts); safe to repeat: the backend extends once per expiry. */
+  extend(body: ExtendRequest): Promise<ExtendAnswer>;
 }
 
 const retryable = (e: unknown) =>
@@ -144,5 +148,6 @@ export function createApi(o: ApiOptions): Api {
       ),
     cancel: (body) => retried<NextAction>('POST', 'cancel', body),
     hosted: (body) => once<NextAction>('POST', 'hosted', body),
+    extend: (body) => retried<ExtendAnswer>('POST', 'extend', body),
   };
 }

@@ -28,6 +28,7 @@ import { styles } from './pay-checkout.styles.js';
 import { ShopperForm } from './shopper/shopper-form.js';
 import { askedGroups } from './shopper/validate.js';
 import { type ChallengeMode, FlowController, type FlowEnd } from './three-ds/flow.js';
+import { clockTime, SessionTime } from './time-limits.js';
 
 export type PayMode = SessionView['modes'][number];
 export type { ChallengeMode };
@@ -67,7 +68,7 @@ type Status = 'loading' | 'ready' | 'paying' | 'ended';
  * @csspart status - The polite live region with the current step.
  * @csspart result - The final result panel.
  * @csspart test-badge - "Test mode", shown when the backend's gateway is a sandbox.
- * @csspart notice - Why the form is back (the last attempt was declined, cancelled or left).
+ * @csspart notice - Why the form is back (the last attempt was declined, cancelled or left), and the warning that the session is about to end.
  * @csspart saved-cards - The saved cards a session offers (a fieldset above the form).
  * @csspart saved-card - Each choice in it, "Use another card" included.
  * @csspart save-card - The "Save this card for next time" box, when the session asks.
@@ -157,6 +158,8 @@ export class PayCheckoutElement extends LitElement {
   private _abort = new AbortController();
   private _loadedFor = '';
   private _lastCard: { brand: BrandId | null; last4: string } | undefined;
+  /** The token an extension answered, and the `session` it replaced (time-limits.ts). */
+  private _token: [string, string] | undefined;
 
   /** The words and direction: the language, its strings and the merchant's (i18n/localize.ts). */
   private readonly _localize = new LocalizeController(this);
@@ -203,13 +206,28 @@ export class PayCheckoutElement extends LitElement {
     },
   });
 
+  /** The session's time limit: its warning, "I need more time", its end (time-limits.ts). */
+  private readonly _time = new SessionTime(this, {
+    _api: () => this._api(),
+    _env: () => this._env,
+    _t: (key, vars) => this._t(key, vars),
+    _lang: () => this._localize._lang,
+    _open: () => this._status === 'ready',
+    // Read again: the backend says it expired (or another tab gave it more time).
+    _expired: () => this.reset(),
+    _token: (token) => {
+      this._token = [this.session, token];
+    },
+  });
+
   /** The flow after Pay: NextActions, 3-D Secure and its dialog, to how it ended (three-ds/flow.ts). */
   private readonly _flow = new FlowController(this, {
     api: () => this._api(),
     env: () => this._env,
     emit: (...a) => this._emit(...a),
     step: (...a) => this._step(...a),
-    t: (key) => this._t(key),
+    t: (key, vars) => this._t(key, vars),
+    time: (ms) => clockTime(this._localize._lang, ms),
     // The Pay button (aria-disabled while busy, so still focusable).
     restoreFocus: () =>
       this.renderRoot.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus(),
@@ -309,7 +327,7 @@ export class PayCheckoutElement extends LitElement {
     const env = this._env;
     return createApi({
       backend: new URL(this.backend, document.baseURI).href,
-      session: this.session,
+      session: this._token?.[0] === this.session ? this._token[1] : this.session,
       fetch: env.fetch,
       clock: env,
       signal: this._abort.signal,
@@ -354,6 +372,7 @@ export class PayCheckoutElement extends LitElement {
       this._info = info;
       this._savedCards._offer(info);
       this._shopper._offer(info);
+      this._time._watch(info);
       // The merchant may allow one mode only for this session: the backend refuses the other.
       if (!info.modes.includes(this.mode)) this.mode = info.modes[0] ?? this.mode;
       this._emit('pay-ready', {
@@ -564,6 +583,7 @@ export class PayCheckoutElement extends LitElement {
             ${result.retry ? html`<button type="button" part="button" @click=${() => this.reset()}>${this._t('tryAgain')}</button>` : nothing}
           </div>`
         : html`<form part="form" novalidate aria-busy=${busy} @submit=${this._onFormSubmit}>
+            ${this._time.render()}
             ${this._notice ? html`<p class="notice" part="notice">${this._notice}</p>` : nothing}
             ${
               this.mode === 'hosted'

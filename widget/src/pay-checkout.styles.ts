@@ -345,7 +345,8 @@ export const styles = /* css */ `
     text-decoration: underline;
   }
   .confirm,
-  .resumed {
+  .resumed,
+  dialog .time {
     padding: 0 var(--_space) var(--_space);
   }
   .confirm p {

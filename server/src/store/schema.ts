@@ -333,6 +333,14 @@ alter table checkout_sessions
 alter table orders add column customer jsonb;
 `;
 
+/**
+ * How many times the shopper gave the session more time (POST /widget/extend): each is counted,
+ * so a session has a bounded number of them however its expiry moved.
+ */
+const sessionExtensions = `
+alter table checkout_sessions add column extensions integer not null default 0;
+`;
+
 export const checkoutMigrations: Migration[] = [
   { id: '001-orders', sql: orders },
   { id: '002-gateway-history', sql: gatewayHistory },
@@ -353,4 +361,5 @@ export const checkoutMigrations: Migration[] = [
   { id: '017-webhook-redelivered-at', sql: webhookRedeliveredAt },
   { id: '018-events-kept', sql: eventsKept },
   { id: '019-collect-shopper', sql: collectShopper },
+  { id: '020-session-extensions', sql: sessionExtensions },
 ];

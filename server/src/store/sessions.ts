@@ -84,6 +84,8 @@ export interface CheckoutSession {
   /** Its current payment attempt (the kept one once approved): an order row's id. */
   orderId: string | null;
   expiresAt: Date;
+  /** How many times the shopper gave it more time (POST /widget/extend). */
+  extensions: number;
   createdAt: Date;
   updatedAt: Date;
   version: number;
@@ -179,6 +181,7 @@ export function mapSession(row: Record<string, unknown>): CheckoutSession {
     offersSavedCards: row.offers_saved_cards === true,
     orderId: toStringOrNull(row.order_id),
     expiresAt: toDate(row.expires_at),
+    extensions: toInt(row.extensions ?? 0, 'checkout_sessions.extensions'),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
     version: toInt(row.version, 'checkout_sessions.version'),
@@ -406,6 +409,27 @@ export function createSessionRepository(q: Executor) {
      */
     expire(sessionId: string, options: { dueOnly: boolean }): Promise<ExpiryWrite> {
       return inTransaction(q, (tx) => expireIn(tx, sessionId, options.dueOnly));
+    },
+
+    /**
+     * More time for an open session not yet past its expiry: its expiry moves from `from` to `to`
+     * and one more extension is counted, only while the stored expiry is still `from` (a second
+     * click extends once) and fewer than `maxExtensions` were given. Null when lost: nothing
+     * changed.
+     */
+    async extend(
+      id: string,
+      change: { from: Date; to: Date; maxExtensions: number },
+    ): Promise<CheckoutSession | null> {
+      const { rows } = await q.query(
+        `update checkout_sessions set expires_at = $3, extensions = extensions + 1,
+           updated_at = now(), version = version + 1
+         where id = $1 and state = 'open' and expires_at = $2 and expires_at > now()
+           and extensions < $4
+         returning *`,
+        [id, change.from, change.to, change.maxExtensions],
+      );
+      return rows[0] ? mapSession(rows[0]) : null;
     },
 
     /** Open sessions past their expiry, oldest first: the sweeper expires them. */

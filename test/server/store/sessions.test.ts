@@ -267,5 +267,62 @@ for (const engine of engines()) {
       assert.equal(again.won === false && again.reason, 'already-claimed');
       assert.equal(again.order?.id, done.session?.orderId);
     });
+
+    test('extend moves an open expiry once per expiry seen, counts it, and stops at the most allowed', async () => {
+      const session = await store.sessions.create(newSession());
+      assert.equal(session.extensions, 0);
+      const to = new Date(session.expiresAt.getTime() + 15 * 60_000);
+      const moved = await store.sessions.extend(session.id, {
+        from: session.expiresAt,
+        to,
+        maxExtensions: 2,
+      });
+      assert.equal(moved?.expiresAt.getTime(), to.getTime());
+      assert.equal(moved?.extensions, 1);
+      assert.equal(moved?.version, session.version + 1);
+      // The same expiry seen again: it moved already, nothing changes.
+      const twice = await store.sessions.extend(session.id, {
+        from: session.expiresAt,
+        to: new Date(to.getTime() + 60_000),
+        maxExtensions: 2,
+      });
+      assert.equal(twice, null);
+      const later = new Date(to.getTime() + 15 * 60_000);
+      assert.equal(
+        (await store.sessions.extend(session.id, { from: to, to: later, maxExtensions: 2 }))
+          ?.extensions,
+        2,
+      );
+      // The most allowed reached: refused, the row as it was.
+      assert.equal(
+        await store.sessions.extend(session.id, {
+          from: later,
+          to: new Date(later.getTime() + 60_000),
+          maxExtensions: 2,
+        }),
+        null,
+      );
+      const stored = await store.sessions.get(session.id);
+      assert.equal(stored?.expiresAt.getTime(), later.getTime());
+      assert.equal(stored?.extensions, 2);
+    });
+
+    test('extend leaves a session that is not open, or past its expiry, as it was', async () => {
+      const paying = await store.sessions.create(newSession());
+      await store.sessions.claimForPayment(paying.id);
+      const past = await store.sessions.create(
+        newSession({ expiresAt: new Date(Date.now() - 1_000) }),
+      );
+      for (const s of [paying, past]) {
+        const before = await store.sessions.get(s.id);
+        const change = {
+          from: s.expiresAt,
+          to: new Date(s.expiresAt.getTime() + 60_000),
+          maxExtensions: 10,
+        };
+        assert.equal(await store.sessions.extend(s.id, change), null);
+        assert.deepEqual(await store.sessions.get(s.id), before);
+      }
+    });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * A returning shopper's saved cards: the list the session offers (brand, last four, expiry; an
  * expired card shown but not selectable) above "Use another card", the most recent usable one
- * chosen. The card details come from the backend; the browser holds only each card's opaque
+ * chosen, each card once (the backend lists a card saved twice once; a backend that does not is
+ * shown it once all the same). The card details come from the backend; the browser holds only each card's opaque
  * handle, valid in this session alone. The chosen card's security code is the card form's
  * (card-form.ts).
  *
@@ -59,13 +60,15 @@ export class SavedCards {
           // The comma inside the hint, as the build trims the space that opens a template.
           expired ? html`<span class="hint">${comma}${t('savedExpired')}</span>` : nothing
         }</label>`;
+    // Each label once: two alike (one card saved twice) could not be told apart. The size is read
+    // before the add and after it: they differ only for a label not listed yet.
+    const listed = new Set<string>();
     return html`<fieldset ?disabled=${busy} part="saved-cards"><legend>${t('savedCards')}</legend>
-      ${info.savedCards!.map((c) =>
-        option(
-          c.handle,
-          `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}${comma}${c.expMonth}/${c.expYear.slice(-2)}`,
-          c.expired,
-        ),
-      )}${option('', t('useAnotherCard'))}</fieldset>${form}`;
+      ${info.savedCards!.map((c) => {
+        const label = `${brandOfSaved(c)?.name ?? c.brand} •••• ${c.last4}${comma}${c.expMonth}/${c.expYear.slice(-2)}`;
+        return listed.size !== listed.add(label).size
+          ? option(c.handle, label, c.expired)
+          : nothing;
+      })}${option('', t('useAnotherCard'))}</fieldset>${form}`;
   }
 }

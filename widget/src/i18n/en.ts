@@ -91,6 +91,13 @@ export const en = {
   useAnotherCard: 'Use another card',
   savedExpired: 'Expired',
   saveCard: 'Save this card for next time',
+  // Time limits (time-limits.ts, three-ds/flow.ts): the session's warning, its button, why it
+  // cannot be extended; the bank's limit in the challenge dialog.
+  'time.session': 'This checkout closes at {time}.',
+  'time.more': 'I need more time',
+  'time.last': 'It cannot stay open longer.',
+  'time.bank':
+    'Your bank’s page closes at {time} and cannot be given more time; the payment then stops.',
 };
 
 /** A stable string key: what `strings` overrides and every language file translates. */

@@ -28,6 +28,8 @@ export interface OpenChallenge {
   confirming?: boolean;
   /** The "continue in this window" link (auto mode, after a while). */
   fallback?: boolean;
+  /** The words that warn of the challenge's end, once it is near (flow.ts). */
+  warning?: string;
 }
 
 /** The host element as the dialog reads it: its shadow root, where render() put the dialog. */
@@ -145,6 +147,7 @@ export class ChallengeDialog {
                   </div>`
                 : nothing
             }
+            ${ch.warning ? html`<p class="time" role="alert">${ch.warning}</p>` : nothing}
             ${
               ch.resumed
                 ? html`<p id="dlg-status" class="resumed">${t('resumedDetail')}</p>`

@@ -11,6 +11,8 @@
  * While a challenge is open the flow ends on the first of: the return page's message, the
  * backend's long poll answering something else (a lost message: PUBLIC_URL on another origin, an
  * ACS posting from a nested frame, an ACS timeout), the shopper confirming Cancel, or 10 minutes.
+ * The bank's 10 minutes cannot be extended from here: WARN_BEFORE_MS before they end the dialog
+ * says when, and what then happens (WCAG 2.2.1; time-limits.ts has the session's limit).
  */
 import { html, type ReactiveController } from 'lit';
 import type {
@@ -25,6 +27,7 @@ import type { Api } from '../api.js';
 import { type Env, sleep } from '../env.js';
 import type { PayEventDetail, PayEventName, PayStep } from '../events.js';
 import type { StringKey } from '../i18n/index.js';
+import { WARN_BEFORE_MS } from '../time-limits.js';
 import { chooseWindowSize, collectBrowserInfo, fitWindowSize } from './browser-info.js';
 import {
   actionWindowSize,
@@ -61,7 +64,9 @@ export interface FlowPorts {
   env(): Env;
   emit<K extends PayEventName>(name: K, detail: PayEventDetail<K>): void;
   step(step: PayStep, order?: OrderView, message?: PayEventDetail<'pay-status'>['message']): void;
-  t(key: StringKey): string;
+  t(key: StringKey, vars?: Record<string, string | number>): string;
+  /** A time on the env clock as the shopper's language writes the hour. */
+  time(ms: number): string;
   /** Where launched steps are remembered (sessionStorage); undefined when unavailable. */
   storage(): Storage | undefined;
   /** Puts focus back where it came from once the dialog closes (the Pay button). */
@@ -233,7 +238,13 @@ export class FlowController implements ReactiveController {
     const ending = new Promise<ChallengeEnd>((resolve) => {
       end = resolve;
       signal.addEventListener('abort', () => resolve('redirect'), { once: true });
+      const ends = env.now() + CHALLENGE_TIMEOUT_MS;
       void later(CHALLENGE_TIMEOUT_MS, () => resolve('timeout'));
+      void later(CHALLENGE_TIMEOUT_MS - WARN_BEFORE_MS, () =>
+        this.dialog._update({
+          warning: this._ports.t('time.bank', { time: this._ports.time(ends) }),
+        }),
+      );
       void returnMessage(
         api.origin,
         a.order.attemptId,

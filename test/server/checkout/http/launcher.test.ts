@@ -165,6 +165,42 @@ describe('launcher page', () => {
     );
   });
 
+  it("opened at the top level after its step: says so in the shopper's language, with a link back to the shop, or that the page may be closed", async () => {
+    const session = await createSession(stack.be.url);
+    const order = (await stack.be.store.orders.getByClientOrderId(session.orderId))!;
+    const over = await fetch(`${stack.be.url}/launch/${order.returnRef}/${launchKey(CHALLENGE)}`, {
+      headers: { accept: HTML_ACCEPT, 'accept-language': 'de-AT, en;q=0.5' },
+    });
+    assert.equal(over.status, 410);
+    const body = await over.text();
+    assert.match(body, /<html lang="de" dir="ltr">/);
+    assert.ok(
+      body.includes(
+        '<main><h1>Ihre Bank</h1><p>Dieser Schritt bei Ihrer Bank ist abgeschlossen.</p>' +
+          `<p><a href="${MERCHANT_ORIGIN}/thank-you">Zurück zum Shop</a></p></main>`,
+      ),
+      body,
+    );
+    // Nothing to frame, nothing to post.
+    assert.ok(!body.includes('<iframe') && !body.includes('<form'));
+
+    // An order no one knows: no shop to go back to.
+    const unknown = await fetch(
+      `${stack.be.url}/launch/${'A'.repeat(43)}/${launchKey(CHALLENGE)}`,
+      {
+        headers: { accept: HTML_ACCEPT, 'accept-language': 'ar' },
+      },
+    );
+    assert.equal(unknown.status, 404);
+    const text = await unknown.text();
+    assert.match(text, /<html lang="ar" dir="rtl">/);
+    assert.ok(
+      text.includes('<p>انتهت هذه الخطوة مع مصرفك.</p><p>يمكنك إغلاق هذه الصفحة.</p>'),
+      text,
+    );
+    assert.ok(!text.includes('<a '));
+  });
+
   it('the widget API names the launcher of each step, and the Method upload carries the recorded Accept', async () => {
     const session = await createSession(stack.be.url);
     const shopper = new Shopper(stack.be.url, session.token);

@@ -47,8 +47,21 @@ describe('the backend pages’ language', () => {
     assert.match(back, /<html lang="ar" dir="rtl">/);
     assert.ok(back.includes(`<title>${language.words.pageTitle}</title>`));
     assert.ok(back.includes(`<p>${language.words.finishedReturn}</p>`));
-    const launch = renderLaunchPage({ key: 'k', returnUrl: null, language: pageLanguage('pl') });
+    const pl = pageLanguage('pl');
+    const launch = renderLaunchPage({
+      key: 'k',
+      pageUrl: 'https://gate.example/3ds',
+      returnUrl: null,
+      language: pl,
+    });
     assert.match(launch, /<html lang="pl" dir="ltr">/);
-    assert.ok(launch.includes(`title="${pageLanguage('pl').words.bankTitle}"`));
+    assert.ok(launch.includes(`title="${pl.words.bankTitle}"`));
+    // With nothing left to show: what happened, and the way back.
+    const over = renderLaunchPage({ key: 'k', returnUrl: 'https://shop.example/', language: pl });
+    assert.ok(
+      over.includes(
+        `<h1>${pl.words.bankTitle}</h1><p>${pl.words.stepOver}</p><p><a href="https://shop.example/">${pl.words.backToShop}</a></p>`,
+      ),
+    );
   });
 });

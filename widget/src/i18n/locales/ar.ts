@@ -84,4 +84,8 @@ export default {
   useAnotherCard: 'استخدام بطاقة أخرى',
   savedExpired: 'منتهية الصلاحية',
   saveCard: 'حفظ البطاقة لعمليات الدفع القادمة',
+  'time.session': 'تنتهي جلسة الدفع هذه عند الساعة {time}.',
+  'time.more': 'أحتاج إلى مزيد من الوقت',
+  'time.last': 'لا يمكن تمديدها أكثر.',
+  'time.bank': 'تُغلق صفحة مصرفك عند الساعة {time} ولا يمكن تمديدها؛ وبعدها يتوقف الدفع.',
 } satisfies Strings;

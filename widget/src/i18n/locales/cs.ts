@@ -88,4 +88,9 @@ export default {
   useAnotherCard: 'Použít jinou kartu',
   savedExpired: 'Platnost vypršela',
   saveCard: 'Uložit kartu pro další platby',
+  'time.session': 'Platební relace končí v {time}.',
+  'time.more': 'Potřebuji více času',
+  'time.last': 'Déle ji prodloužit nelze.',
+  'time.bank':
+    'Stránka vaší banky se zavře v {time} a nelze ji prodloužit; poté se platba zastaví.',
 } satisfies Strings;

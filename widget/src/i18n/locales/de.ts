@@ -87,4 +87,9 @@ export default {
   useAnotherCard: 'Andere Karte verwenden',
   savedExpired: 'Abgelaufen',
   saveCard: 'Karte für zukünftige Zahlungen speichern',
+  'time.session': 'Dieser Bezahlvorgang endet um {time}.',
+  'time.more': 'Ich brauche mehr Zeit',
+  'time.last': 'Eine weitere Verlängerung ist nicht möglich.',
+  'time.bank':
+    'Die Seite Ihrer Bank schließt um {time} und kann nicht verlängert werden; danach wird die Zahlung abgebrochen.',
 } satisfies Strings;

@@ -88,4 +88,9 @@ export default {
   useAnotherCard: 'Usar otra tarjeta',
   savedExpired: 'Caducada',
   saveCard: 'Guardar esta tarjeta para futuras compras',
+  'time.session': 'Esta sesión de pago termina a las {time}.',
+  'time.more': 'Necesito más tiempo',
+  'time.last': 'No puede ampliarse más.',
+  'time.bank':
+    'La página de su banco se cierra a las {time} y no puede ampliarse; después, el pago se detiene.',
 } satisfies Strings;

@@ -89,4 +89,9 @@ export default {
   useAnotherCard: 'Utiliser une autre carte',
   savedExpired: 'Expirée',
   saveCard: 'Enregistrer cette carte pour vos prochains achats',
+  'time.session': 'Cette session de paiement se termine à {time}.',
+  'time.more': 'J’ai besoin de plus de temps',
+  'time.last': 'Elle ne peut pas être prolongée davantage.',
+  'time.bank':
+    'La page de votre banque se ferme à {time} et ne peut pas être prolongée ; le paiement s’arrête alors.',
 } satisfies Strings;

@@ -84,4 +84,8 @@ export default {
   useAnotherCard: 'תשלום בכרטיס אחר',
   savedExpired: 'פג תוקף',
   saveCard: 'שמירת הכרטיס לרכישות הבאות',
+  'time.session': 'זמן התשלום מסתיים בשעה {time}.',
+  'time.more': 'דרוש לי עוד זמן',
+  'time.last': 'אי אפשר להאריך יותר.',
+  'time.bank': 'דף הבנק ייסגר בשעה {time} ואי אפשר להאריך אותו; לאחר מכן התשלום ייעצר.',
 } satisfies Strings;

@@ -87,4 +87,9 @@ export default {
   useAnotherCard: 'Usa un’altra carta',
   savedExpired: 'Scaduta',
   saveCard: 'Salva la carta per i prossimi acquisti',
+  'time.session': 'La sessione di pagamento termina alle {time}.',
+  'time.more': 'Mi serve più tempo',
+  'time.last': 'Non può essere prolungata oltre.',
+  'time.bank':
+    'La pagina della banca si chiude alle {time} e non può essere prolungata; poi il pagamento si interrompe.',
 } satisfies Strings;

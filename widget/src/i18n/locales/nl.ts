@@ -87,4 +87,9 @@ export default {
   useAnotherCard: 'Andere kaart gebruiken',
   savedExpired: 'Verlopen',
   saveCard: 'Kaart opslaan voor een volgende betaling',
+  'time.session': 'Deze betaalsessie sluit om {time}.',
+  'time.more': 'Ik heb meer tijd nodig',
+  'time.last': 'Langer openhouden kan niet.',
+  'time.bank':
+    'De pagina van uw bank sluit om {time} en kan niet worden verlengd; daarna stopt de betaling.',
 } satisfies Strings;

@@ -88,4 +88,9 @@ export default {
   useAnotherCard: 'Użyj innej karty',
   savedExpired: 'Wygasła',
   saveCard: 'Zapisz kartę do kolejnych płatności',
+  'time.session': 'Sesja płatności kończy się o {time}.',
+  'time.more': 'Potrzebuję więcej czasu',
+  'time.last': 'Nie można jej już przedłużyć.',
+  'time.bank':
+    'Strona banku zamknie się o {time} i nie można jej przedłużyć; potem płatność zostanie przerwana.',
 } satisfies Strings;

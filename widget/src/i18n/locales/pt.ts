@@ -88,4 +88,9 @@ export default {
   useAnotherCard: 'Usar outro cartão',
   savedExpired: 'Expirado',
   saveCard: 'Guardar o cartão para compras futuras',
+  'time.session': 'Esta sessão de pagamento termina às {time}.',
+  'time.more': 'Preciso de mais tempo',
+  'time.last': 'Não pode ser prolongada mais.',
+  'time.bank':
+    'A página do seu banco fecha às {time} e não pode ser prolongada; depois, o pagamento é interrompido.',
 } satisfies Strings;

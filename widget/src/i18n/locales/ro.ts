@@ -88,4 +88,9 @@ export default {
   useAnotherCard: 'Folosiți alt card',
   savedExpired: 'Expirat',
   saveCard: 'Salvați cardul pentru plățile viitoare',
+  'time.session': 'Această sesiune de plată se încheie la ora {time}.',
+  'time.more': 'Am nevoie de mai mult timp',
+  'time.last': 'Nu mai poate fi prelungită.',
+  'time.bank':
+    'Pagina băncii se închide la ora {time} și nu poate fi prelungită; apoi plata se oprește.',
 } satisfies Strings;

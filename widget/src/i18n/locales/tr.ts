@@ -85,4 +85,9 @@ export default {
   useAnotherCard: 'Başka bir kart kullan',
   savedExpired: 'Süresi dolmuş',
   saveCard: 'Kartı sonraki alışverişler için kaydet',
+  'time.session': 'Bu ödeme oturumunun kapanış saati: {time}.',
+  'time.more': 'Daha fazla zamana ihtiyacım var',
+  'time.last': 'Daha fazla uzatılamaz.',
+  'time.bank':
+    'Bankanızın sayfası şu saatte kapanır: {time}. Süre uzatılamaz; sonra ödeme durdurulur.',
 } satisfies Strings;

@@ -11,6 +11,10 @@
  *
  * One fixed script, allowed by its hash (as the return page's); the per-step data travels in a
  * JSON data block and in the form's markup, escaped.
+ *
+ * With nothing to post (the step is over, or unknown) the page says so in the shopper's language,
+ * with a link back to the shop when the session has a return URL: a tab that never saw the step
+ * (reopened, shared, bookmarked) stays here, and must not be a blank page.
  */
 import { createHash } from 'node:crypto';
 import type { PageLanguage } from '../page-words/index.js';
@@ -105,6 +109,16 @@ function renderForm(form: LaunchForm): string {
   return `<form id="pay-checkout-launch" method="POST" enctype="application/x-www-form-urlencoded" action="${escapeHtml(form.url)}" target="${BANK_FRAME}" hidden>${inputs}</form>`;
 }
 
+/** The page's body when it has nothing to post: what happened, and the way back. */
+function renderOver(input: LaunchPageInput): string {
+  const { words } = input.language;
+  const back =
+    input.returnUrl && /^https?:\/\//i.test(input.returnUrl)
+      ? `<a href="${escapeHtml(input.returnUrl)}">${escapeHtml(words.backToShop)}</a>`
+      : escapeHtml(words.closePage);
+  return `<main><h1>${escapeHtml(words.bankTitle)}</h1><p>${escapeHtml(words.stepOver)}</p><p>${back}</p></main>`;
+}
+
 export function renderLaunchPage(input: LaunchPageInput): string {
   const data = { key: input.key, pageUrl: input.pageUrl ?? null, returnUrl: input.returnUrl };
   const { lang, dir, words } = input.language;
@@ -112,9 +126,14 @@ export function renderLaunchPage(input: LaunchPageInput): string {
   return `<!doctype html>
 <html lang="${lang}" dir="${dir}"><head><meta charset="utf-8"><meta name="robots" content="noindex">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
-<style>html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}</style></head>
+${
+  input.form || input.pageUrl
+    ? `<style>html,body{margin:0;height:100%;overflow:hidden}iframe{display:block;border:0;width:100%;height:100%}</style></head>
 <body><iframe id="${BANK_FRAME}" name="${BANK_FRAME}" title="${title}" allow="payment *; publickey-credentials-get *; publickey-credentials-create *"></iframe>
-${input.form ? renderForm(input.form) : ''}
+${input.form ? renderForm(input.form) : ''}`
+    : `<style>body{font:16px system-ui,sans-serif;margin:2rem;color:#333;line-height:1.5}h1{font-size:1.25rem}a{color:#1a4fb5}</style></head>
+<body>${renderOver(input)}`
+}
 <script type="application/json" id="pay-checkout-launch-data">${jsonForScript(data)}</script>
 <script>${SCRIPT}</script>
 </body></html>`;

@@ -96,7 +96,8 @@ export function launcherRouter(ctx: Context): Router {
       order && next && PENDING_ORDER_STATUSES.includes(order.status) && launchKey(next) === key;
     if (!order || !next || !current) {
       // Nothing to post: framed, the widget follows the order by its status; at the top level
-      // the page goes back to the shop.
+      // the page goes back to the shop in a tab that saw the step, and otherwise says the step is
+      // over, with a link back to the shop (page.ts).
       send(res, order ? 410 : 404, renderLaunchPage({ key, returnUrl, language }));
       return;
     }

@@ -21,4 +21,7 @@ export const cs: PageWords = {
   failedChecking: 'Na naší straně došlo k chybě. Platbu kontrolujeme; můžete se vrátit do obchodu.',
   failedUnchanged: 'Na naší straně došlo k chybě. Nic nebylo změněno.',
   unreadable: 'Tento požadavek se nepodařilo přečíst. Nic nebylo změněno.',
+  stepOver: 'Tento krok u vaší banky je již dokončen.',
+  backToShop: 'Zpět do obchodu',
+  closePage: 'Tuto stránku můžete zavřít.',
 };

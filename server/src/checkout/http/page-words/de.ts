@@ -23,4 +23,7 @@ export const de: PageWords = {
     'Bei uns ist ein Fehler aufgetreten. Die Zahlung wird geprüft; Sie können zum Shop zurückkehren.',
   failedUnchanged: 'Bei uns ist ein Fehler aufgetreten. Es wurde nichts geändert.',
   unreadable: 'Diese Anfrage konnte nicht gelesen werden. Es wurde nichts geändert.',
+  stepOver: 'Dieser Schritt bei Ihrer Bank ist abgeschlossen.',
+  backToShop: 'Zurück zum Shop',
+  closePage: 'Sie können diese Seite schließen.',
 };

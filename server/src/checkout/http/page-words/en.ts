@@ -26,6 +26,10 @@ export const en = {
     'Something went wrong on our side. The payment is being checked; you can return to the shop.',
   failedUnchanged: 'Something went wrong on our side. Nothing was changed.',
   unreadable: 'This request could not be read. Nothing was changed.',
+  // The launcher page opened after its step is over (launcher/page.ts): what it says, its link.
+  stepOver: 'This step with your bank is over.',
+  backToShop: 'Return to the shop',
+  closePage: 'You can close this page.',
 };
 
 export type PageWordKey = keyof typeof en;

@@ -23,4 +23,7 @@ export const es: PageWords = {
     'Se ha producido un error por nuestra parte. Se está comprobando el pago; puede volver a la tienda.',
   failedUnchanged: 'Se ha producido un error por nuestra parte. No se ha modificado nada.',
   unreadable: 'No se ha podido leer esta solicitud. No se ha modificado nada.',
+  stepOver: 'Este paso con su banco ya ha terminado.',
+  backToShop: 'Volver a la tienda',
+  closePage: 'Puede cerrar esta página.',
 };

@@ -25,4 +25,7 @@ export const fr: PageWords = {
     'Une erreur s’est produite de notre côté. Le paiement est en cours de vérification ; vous pouvez retourner sur la boutique.',
   failedUnchanged: 'Une erreur s’est produite de notre côté. Rien n’a été modifié.',
   unreadable: 'Cette requête n’a pas pu être lue. Rien n’a été modifié.',
+  stepOver: 'Cette étape auprès de votre banque est terminée.',
+  backToShop: 'Retourner sur la boutique',
+  closePage: 'Vous pouvez fermer cette page.',
 };

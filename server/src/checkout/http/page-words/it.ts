@@ -23,4 +23,7 @@ export const it: PageWords = {
     'Si è verificato un errore da parte nostra. Il pagamento è in fase di verifica; è possibile tornare al negozio.',
   failedUnchanged: 'Si è verificato un errore da parte nostra. Non è stato modificato nulla.',
   unreadable: 'Non è stato possibile leggere questa richiesta. Non è stato modificato nulla.',
+  stepOver: 'Questo passaggio con la banca è concluso.',
+  backToShop: 'Torna al negozio',
+  closePage: 'È possibile chiudere questa pagina.',
 };

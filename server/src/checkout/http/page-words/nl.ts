@@ -24,4 +24,7 @@ export const nl: PageWords = {
     'Er is bij ons iets misgegaan. De betaling wordt gecontroleerd; u kunt terugkeren naar de winkel.',
   failedUnchanged: 'Er is bij ons iets misgegaan. Er is niets gewijzigd.',
   unreadable: 'Dit verzoek kon niet worden gelezen. Er is niets gewijzigd.',
+  stepOver: 'Deze stap bij uw bank is afgerond.',
+  backToShop: 'Terug naar de winkel',
+  closePage: 'U kunt deze pagina sluiten.',
 };

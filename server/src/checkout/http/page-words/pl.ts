@@ -22,4 +22,7 @@ export const pl: PageWords = {
     'Wystąpił błąd po naszej stronie. Płatność jest sprawdzana; można wrócić do sklepu.',
   failedUnchanged: 'Wystąpił błąd po naszej stronie. Niczego nie zmieniono.',
   unreadable: 'Nie udało się odczytać tego żądania. Niczego nie zmieniono.',
+  stepOver: 'Ten etap w banku został już zakończony.',
+  backToShop: 'Wróć do sklepu',
+  closePage: 'Można zamknąć tę stronę.',
 };

@@ -23,4 +23,7 @@ export const pt: PageWords = {
     'Ocorreu um erro do nosso lado. O pagamento está em verificação; pode voltar à loja.',
   failedUnchanged: 'Ocorreu um erro do nosso lado. Nada foi alterado.',
   unreadable: 'Não foi possível ler esta solicitação. Nada foi alterado.',
+  stepOver: 'Este passo com o seu banco já terminou.',
+  backToShop: 'Voltar à loja',
+  closePage: 'Pode fechar esta página.',
 };

@@ -23,4 +23,7 @@ export const ro: PageWords = {
     'A apărut o eroare la noi. Plata este în curs de verificare; puteți reveni în magazin.',
   failedUnchanged: 'A apărut o eroare la noi. Nu s-a modificat nimic.',
   unreadable: 'Această solicitare nu a putut fi citită. Nu s-a modificat nimic.',
+  stepOver: 'Acest pas la banca dumneavoastră s-a încheiat.',
+  backToShop: 'Înapoi la magazin',
+  closePage: 'Puteți închide această pagină.',
 };

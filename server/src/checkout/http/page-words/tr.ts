@@ -22,4 +22,7 @@ export const tr: PageWords = {
     'Bizim tarafımızda bir sorun oluştu. Ödeme kontrol ediliyor; mağazaya dönebilirsiniz.',
   failedUnchanged: 'Bizim tarafımızda bir sorun oluştu. Hiçbir şey değiştirilmedi.',
   unreadable: 'Bu istek okunamadı. Hiçbir şey değiştirilmedi.',
+  stepOver: 'Bankanızdaki bu adım tamamlandı.',
+  backToShop: 'Mağazaya dön',
+  closePage: 'Bu sayfayı kapatabilirsiniz.',
 };

@@ -26,6 +26,7 @@ import { submitMethodResult } from '../../three-ds/three-ds.js';
 import { clientIp } from '../request-facts.js';
 import { perIpLimit, windowLimit } from '../throttle.js';
 import { allowedOrigin, widgetCors } from './cors.js';
+import { extendRoute, sessionClock } from './extend.js';
 import {
   CancelSchema,
   HostedPayRequestSchema,
@@ -196,16 +197,20 @@ export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET
   router.get('/session', async (_req, res) => {
     const session = effectiveSession(sessionOf(res));
     const payment = paymentOf(res);
-    res.json(
-      sessionView(
+    res.json({
+      ...sessionView(
         session,
         payment,
         attemptsLeft(session, payment),
         ctx.config.testMode === true,
         await offeredCards(ctx, session),
       ),
-    );
+      // The time left and the extensions (extend.ts): the element warns of the session's end.
+      ...sessionClock(session, payment),
+    });
   });
+
+  router.post('/extend', extendRoute(ctx));
 
   router.post('/pay', async (req, res) => {
     const body = parsePayRequest(req.body);
