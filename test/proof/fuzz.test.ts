@@ -304,6 +304,7 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
       { method: 'GET', path: '/sandbox/test-cards' },
       { method: 'GET', path: '/sandbox/faults' },
       { method: 'GET', path: '/sandbox/callbacks/{orderid}' },
+      { method: 'GET', path: '/sandbox/payer/{orderid}' },
       { method: 'GET', path: '/paynet/sandbox/test-cards' },
       { method: 'GET', path: '/nope' },
     );
