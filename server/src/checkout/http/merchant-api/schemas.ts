@@ -4,23 +4,31 @@
  * cannot drift from what the server accepts.
  */
 import { z } from 'zod';
+import { luhnValid } from '../../../../../contract/card/luhn.js';
 import { holdsCardNumber, isCardLikeId } from '../../../card-number.js';
 import { isKnownCurrency, toControlCents, toMinorUnits } from '../../../signing/index.js';
 import { isListCursor } from '../../../store/index.js';
 import { isOneLine, ONE_LINE } from '../../control-characters.js';
+import { AMOUNT_FITS_CURRENCY, AMOUNT_JSON, CURRENCY_JSON } from './amount-rules.js';
+import { NON_BLANK_LINE_PATTERN } from './openapi-strings.js';
 
 // --- building blocks -------------------------------------------------------------------------
 
 export const Amount = z
   .string()
   .regex(/^\d{1,10}(\.\d{1,3})?$/, 'must be a decimal string in major units, e.g. "10.42"')
-  .meta({ description: 'Decimal string in major units, e.g. "10.42".', examples: ['10.42'] });
+  .meta({
+    description:
+      'Decimal string in major units, e.g. "10.42": more than zero, with at most as many decimals as the currency has (JPY none, EUR two, KWD three, the third being 0: the gateway signs whole cents). Where the currency is the order\'s (capture, return), the server checks the decimals against it.',
+    examples: ['10.42'],
+    ...AMOUNT_JSON,
+  });
 
 export const Currency = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. "EUR"')
   .refine(isKnownCurrency, 'is not a known ISO 4217 currency')
-  .meta({ description: 'ISO 4217 alphabetic code.', examples: ['EUR'] });
+  .meta({ description: 'A known ISO 4217 alphabetic code.', examples: ['EUR'], ...CURRENCY_JSON });
 
 /**
  * The merchant's order id: the gateway's `client_orderid` (at most 128 characters), claimed in
@@ -52,7 +60,8 @@ const text = (max: number) =>
     .trim()
     .min(1, 'is required')
     .max(max, `must be at most ${max} characters`)
-    .refine(isOneLine, ONE_LINE);
+    .refine(isOneLine, ONE_LINE)
+    .meta({ pattern: NON_BLANK_LINE_PATTERN });
 
 export const Customer = z
   .object({
@@ -119,9 +128,18 @@ function amountAboveZero(value: { amount?: string | undefined }, ctx: z.Refineme
 /** A card reference id as the gateway gives it. */
 export const CardRefId = z
   .string()
-  .min(1, 'is required')
-  .max(64, 'must be at most 64 characters')
+  .regex(/^[!-~]{1,64}$/, 'must be 1-64 printable characters without spaces')
   .meta({ description: "A card reference id (the gateway's card-ref-id)." });
+
+/**
+ * A card number a merchant route sends on (a payout's or transfer's destination, a card to
+ * verify): refused here when its check digit is wrong, before any gateway call.
+ */
+const CardNumber = z
+  .string()
+  .regex(/^\d{12,19}$/, 'must be 12-19 digits')
+  .refine(luhnValid, 'is not a valid card number (Luhn check)')
+  .meta({ description: '12 to 19 digits passing the Luhn check (checked by the server).' });
 
 /**
  * Adds an issue on `savedCards` where the session could not charge them: a saved card is charged
@@ -367,7 +385,13 @@ export const ListOrdersQuery = z
       .transform((s) => s.split(',').filter(Boolean))
       .pipe(z.array(OrderStatusEnum))
       .optional()
-      .meta({ description: 'One status, or several separated by commas.' }),
+      .meta({
+        description: 'One status, or several separated by commas.',
+        // As sent: one comma-separated value (openapi.ts makes it `style: form, explode: false`).
+        type: 'array',
+        items: { $ref: '#/components/schemas/OrderStatus' },
+        minItems: 1,
+      }),
     createdFrom: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
     createdTo: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
     ...PAGE,
@@ -483,7 +507,7 @@ export const CardInfo = z.object({
 
 export const CreateRebillBody = z
   .object({
-    cardRefId: z.string().min(1).max(64),
+    cardRefId: CardRefId,
     orderId: MerchantOrderId,
     amount: Amount,
     currency: Currency,
@@ -491,11 +515,12 @@ export const CreateRebillBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .meta({ allOf: AMOUNT_FITS_CURRENCY });
 
 export const CreateRecurringBody = z
   .object({
-    cardRefId: z.string().min(1).max(64),
+    cardRefId: CardRefId,
     amount: Amount,
     currency: Currency,
     // Not MerchantOrderId's namespace: create-recurring-payment sends no client_orderid.
@@ -513,7 +538,8 @@ export const CreateRecurringBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .meta({ allOf: AMOUNT_FITS_CURRENCY });
 
 /** A money movement other than a checkout payment: rebill, payout, transfer, verification... */
 export const Operation = z.object({
@@ -533,7 +559,7 @@ export const Operation = z.object({
 
 const CardDestination = z
   .object({
-    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    number: CardNumber,
     expMonth: z
       .string()
       .regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12')
@@ -548,9 +574,36 @@ const CardDestination = z
 
 const BankDestination = z.object({ accountNumber: text(64), bankName: text(128) }).strict();
 
+/**
+ * A payout's orderId, which `GET /v1/payouts/{payoutId}` reads it by: never `check`, the path of
+ * the two-step payout's first step, so that the two routes cannot be taken for one another.
+ */
+const PayoutOrderId = MerchantOrderId.refine(
+  (id) => id !== 'check',
+  'must not be `check` (the path of POST /v1/payouts/check)',
+).meta({ not: { const: 'check' } });
+
+/** Adds an issue when none of `keys` is given: a payout needs somewhere to send the money. */
+function oneDestination(keys: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (keys.some((key) => value[key] !== undefined)) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: [keys[0] ?? 'card'],
+      message: `one destination (${keys.join(', ')}) is required`,
+    });
+  };
+}
+/** The same rule for the document: `anyOf` of `required`. */
+const oneDestinationJson = (keys: readonly string[]) => ({
+  anyOf: keys.map((key) => ({ required: [key] })),
+});
+const PAYOUT_DESTINATIONS = ['card', 'bank', 'phone'] as const;
+const CHECK_DESTINATIONS = ['cardNumber', 'bank', 'phone'] as const;
+
 export const CreatePayoutBody = z
   .object({
-    orderId: MerchantOrderId,
+    orderId: PayoutOrderId,
     amount: Amount,
     currency: Currency,
     description: z.string().max(2000).optional(),
@@ -565,26 +618,16 @@ export const CreatePayoutBody = z
   .strict()
   .superRefine(amountFitsCurrency)
   .superRefine(amountAboveZero)
-  .superRefine((v, ctx) => {
-    if (!v.card && !v.bank && !v.phone) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['card'],
-        message: 'one destination (card, bank or phone) is required',
-      });
-    }
-  });
+  .superRefine(oneDestination(PAYOUT_DESTINATIONS))
+  .meta({ allOf: AMOUNT_FITS_CURRENCY, ...oneDestinationJson(PAYOUT_DESTINATIONS) });
 
 export const CheckPayoutBody = z
   .object({
-    orderId: MerchantOrderId,
+    orderId: PayoutOrderId,
     amount: Amount,
     currency: Currency,
     description: z.string().max(2000).optional(),
-    cardNumber: z
-      .string()
-      .regex(/^\d{12,19}$/, 'must be 12-19 digits')
-      .optional(),
+    cardNumber: CardNumber.optional(),
     bank: BankDestination.optional(),
     phone: z
       .string()
@@ -593,7 +636,9 @@ export const CheckPayoutBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .superRefine(oneDestination(CHECK_DESTINATIONS))
+  .meta({ allOf: AMOUNT_FITS_CURRENCY, ...oneDestinationJson(CHECK_DESTINATIONS) });
 
 export const CreateTransferBody = z
   .object({
@@ -601,18 +646,19 @@ export const CreateTransferBody = z
     amount: Amount,
     currency: Currency,
     description: z.string().min(1).max(2000),
-    sourceCardRefId: z.string().min(1).max(64),
-    destinationCardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    sourceCardRefId: CardRefId,
+    destinationCardNumber: CardNumber,
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .meta({ allOf: AMOUNT_FITS_CURRENCY });
 
 // --- account verification and hosted forms ----------------------------------------------------
 
 const CardData = z
   .object({
-    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    number: CardNumber,
     expMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12'),
     expYear: z.string().regex(/^20\d{2}$/, 'must be four digits'),
     cvc: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
@@ -659,7 +705,17 @@ export const CreateHostedFormBody = z
     if (v.kind !== 'account-verification' && !v.amount) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is required for this form' });
     }
-    if (v.kind !== 'account-verification') amountAboveZero(v, ctx);
+    // A verification takes no amount: one given is checked like any other, so never zero.
+    amountAboveZero(v, ctx);
+  })
+  .meta({
+    allOf: [
+      ...AMOUNT_FITS_CURRENCY,
+      {
+        if: { properties: { kind: { const: 'account-verification' } } },
+        else: { required: ['amount'] },
+      },
+    ],
   });
 
 export const HostedFormLink = z.object({

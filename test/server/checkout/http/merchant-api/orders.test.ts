@@ -242,18 +242,17 @@ describe('merchant API: orders and money operations', () => {
   it('serves an OpenAPI 3.1 document generated from the validating schemas', async () => {
     const res = await fetch(`${be.url}/v1/openapi.json`);
     assert.equal(res.status, 200);
+    type Schema = { properties: Record<string, unknown>; required: string[]; $ref?: string };
     const doc = (await res.json()) as {
       openapi: string;
+      components: { schemas: Record<string, Schema> };
       paths: Record<
         string,
         Record<
           string,
           {
             requestBody?: {
-              content: Record<
-                string,
-                { schema: { properties: Record<string, unknown>; required: string[] } }
-              >;
+              content: Record<string, { schema: Schema }>;
             };
             responses: Record<string, { description: string }>;
           }
@@ -261,8 +260,13 @@ describe('merchant API: orders and money operations', () => {
       >;
     };
     assert.equal(doc.openapi, '3.1.0');
+    // A named schema is written once under components.schemas.
+    const resolved = (schema: Schema | undefined) =>
+      schema?.$ref
+        ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]
+        : schema;
     const create = doc.paths['/v1/checkout-sessions']?.post;
-    const schema = create?.requestBody?.content['application/json']?.schema;
+    const schema = resolved(create?.requestBody?.content['application/json']?.schema);
     assert.ok(schema);
     assert.deepEqual(Object.keys(schema.properties).sort(), [
       'amount',
@@ -285,6 +289,7 @@ describe('merchant API: orders and money operations', () => {
       items: { type: 'string', enum: ['direct', 'hosted'] },
       minItems: 1,
       maxItems: 2,
+      uniqueItems: true,
       default: ['direct', 'hosted'],
       description: (schema.properties.modes as { description: string }).description,
     });
@@ -313,7 +318,7 @@ describe('merchant API: orders and money operations', () => {
     // sessions, attempts and operations, or (never sent to the gateway) recurring payments' own.
     const conflicts = new Map<string, string | undefined>();
     for (const [path, methods] of Object.entries(doc.paths)) {
-      const body = methods.post?.requestBody?.content['application/json']?.schema;
+      const body = resolved(methods.post?.requestBody?.content['application/json']?.schema);
       if (body?.properties.orderId)
         conflicts.set(path, methods.post?.responses['409']?.description);
     }
