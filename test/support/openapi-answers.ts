@@ -129,7 +129,9 @@ export class AnswerChecker {
    * the app writes and checks it once the answer is finished.
    */
   readonly watch = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!req.url?.startsWith('/v1/') || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+    // As the request came: Express rewrites `req.url` inside a mounted router.
+    const { method = 'GET', url = '/' } = req;
+    if (!url.startsWith('/v1/') || method === 'HEAD' || method === 'OPTIONS') return;
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
@@ -154,13 +156,17 @@ export class AnswerChecker {
     }) as typeof res.end;
     res.on('finish', () => {
       const type = res.getHeader('content-type');
-      this.check(
-        req.method ?? 'GET',
-        req.url ?? '/',
-        res.statusCode,
-        typeof type === 'string' ? type : '',
-        Buffer.concat(chunks).toString('utf8'),
-      );
+      try {
+        this.check(
+          method,
+          url,
+          res.statusCode,
+          typeof type === 'string' ? type : '',
+          Buffer.concat(chunks).toString('utf8'),
+        );
+      } catch (error) {
+        this.violations.push(`${method} ${url}: the check failed: ${String(error)}`);
+      }
     });
   };
 }

@@ -175,10 +175,6 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
               "The order's state forbids it (the message says why); with `Retry-After` while another capture, void or return of it runs",
             schema: ErrorResponse,
           },
-          422: {
-            description: 'The Idempotency-Key was used with a different body',
-            schema: ErrorResponse,
-          },
         },
       },
       async ({ params, body }, _req, res) => {
