@@ -410,7 +410,10 @@ export const ListEventsQuery = z
       .string()
       .regex(/^[a-z][a-z0-9._-]{0,60}$/, 'must be an event type such as order.approved')
       .optional(),
-    orderId: MerchantOrderId.optional().meta({ description: "The merchant's order id." }),
+    orderId: MerchantOrderId.optional().meta({
+      description:
+        "The merchant's order id: every event of that order (its statuses, payment attempts, card reference, and its captures, voids and returns), or of the merchant operation (rebill, payout, transfer, ...) made under that id.",
+    }),
     delivered: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((v) => v === 'true')
@@ -435,7 +438,10 @@ export const Event = z
         "When the event was made: events of one order are in this order (each also carries the order's `updatedAt`).",
     }),
     livemode: z.boolean().optional(),
-    data: z.record(z.string(), z.unknown()),
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "An order's event: `order` (the order as `GET /v1/orders/{orderId}` shows it), and `attempt` or `cardRef` where they apply. An operation's event: `operationId`, `kind`, `orderId` (the merchant's order id: the order a capture, void or return moved, else the operation's own), `clientId` and `status`.",
+    }),
     delivery: z.object({
       state: z.enum(['pending', 'delivered', 'failed', 'not-configured']).meta({
         description:

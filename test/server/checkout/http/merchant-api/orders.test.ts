@@ -160,6 +160,40 @@ describe('merchant API: orders and money operations', () => {
     );
   });
 
+  it("lists every event of an order by its id: its captures' and returns' too", async () => {
+    const orderId = await paidOrder('preauth');
+    const capture = await merchant(be.url, 'POST', `/v1/orders/${orderId}/capture`, {
+      amount: '6.00',
+    });
+    assert.equal(capture.status, 200, JSON.stringify(capture.body));
+    const refund = await merchant(be.url, 'POST', `/v1/orders/${orderId}/return`, {
+      amount: '2.50',
+    });
+    assert.equal(refund.status, 200, JSON.stringify(refund.body));
+    const listed = await merchant(be.url, 'GET', `/v1/events?orderId=${orderId}`);
+    assert.equal(listed.status, 200);
+    const events = listed.body.events as { type: string; data: Record<string, unknown> }[];
+    assert.deepEqual(events.map((e) => e.type).sort(), [
+      'capture.approved',
+      'order.approved',
+      'return.approved',
+    ]);
+    const capturedEvent = events.find((e) => e.type === 'capture.approved');
+    assert.equal(capturedEvent?.data.orderId, orderId);
+    assert.equal(capturedEvent?.data.operationId, capture.body.operation.id);
+    assert.equal(capturedEvent?.data.kind, 'capture');
+    // By type too: only this order's return.
+    const returns = await merchant(
+      be.url,
+      'GET',
+      `/v1/events?orderId=${orderId}&type=return.approved`,
+    );
+    assert.deepEqual(
+      returns.body.events.map((e: { data: { operationId: string } }) => e.data.operationId),
+      [refund.body.operation.id],
+    );
+  });
+
   it('voids an uncaptured preauth; a sale cannot be captured or voided', async () => {
     const preauth = await paidOrder('preauth');
     const voided = await merchant(be.url, 'POST', `/v1/orders/${preauth}/void`, {});
