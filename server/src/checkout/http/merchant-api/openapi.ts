@@ -17,6 +17,21 @@ import { ErrorResponse } from './schemas.js';
 
 type Json = Record<string, unknown>;
 
+/** What each tag of the route table groups, for the document's readers. */
+const TAGS: Record<string, string> = {
+  'Checkout sessions': 'A session per order: its token goes to <pay-checkout>.',
+  Orders: 'Orders from their session on: read, list, refresh, capture, void, return.',
+  'Card references': 'Cards kept as gateway references: make, read, forget.',
+  Rebills: 'Charges of a card reference, without the shopper.',
+  'Recurring payments': 'Schedules the gateway charges a card reference on.',
+  Payouts: 'Money to a card, bank account or phone: one step, or check then pay.',
+  Transfers: 'Money from a card reference to a card.',
+  'Account verification': 'A zero-amount authorisation of a card.',
+  'Hosted forms': "Links to the gateway's own payment, verification and payout pages.",
+  Operations: 'Any merchant operation by its id; a lost answer resolved by hand.',
+  Events: 'Every event, delivered to WEBHOOK_URL or not; sent again on request.',
+};
+
 /** `/orders/:orderId/capture` -> `/orders/{orderId}/capture`. */
 function openapiPath(path: string): string {
   return `/v1${path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
@@ -92,7 +107,10 @@ export function buildOpenApi(specs: readonly RouteSpec[], serverUrl: string) {
     };
   }
   const shared = sharedResponses(errorBody);
-  const tags = [...new Set(specs.map((spec) => spec.tag))].map((name) => ({ name }));
+  const tags = [...new Set(specs.map((spec) => spec.tag))].map((name) => ({
+    name,
+    ...(TAGS[name] ? { description: TAGS[name] } : {}),
+  }));
   return {
     openapi: '3.1.0',
     info: {

@@ -719,7 +719,7 @@ export const CreateHostedFormBody = z
       ...AMOUNT_FITS_CURRENCY,
       {
         if: { properties: { kind: { const: 'account-verification' } } },
-        else: { required: ['amount'] },
+        else: { properties: { amount: { type: 'string' } }, required: ['amount'] },
       },
     ],
   });
