@@ -70,6 +70,37 @@ describe('merchant API: every answer of every route is in the OpenAPI document',
     }
   });
 
+  it('names each shared schema once: every $ref resolves, every named schema is used', async () => {
+    const doc = (await (await fetch(`${be.url}/v1/openapi.json`)).json()) as {
+      components: Record<string, Record<string, unknown>>;
+    };
+    const text = JSON.stringify(doc);
+    const refs = new Set(
+      [...text.matchAll(/"\$ref":"#\/components\/([^/]+)\/([^"]+)"/g)].map(
+        (m) => `${m[1]}/${m[2]}`,
+      ),
+    );
+    for (const ref of refs) {
+      const [group = '', name = ''] = ref.split('/');
+      assert.ok(doc.components[group]?.[name], `${ref} resolves`);
+    }
+    for (const name of Object.keys(doc.components.schemas ?? {})) {
+      assert.ok(refs.has(`schemas/${name}`), `${name} is used`);
+    }
+    for (const name of [
+      'Order',
+      'Operation',
+      'Event',
+      'Customer',
+      'CheckoutSession',
+      'ErrorResponse',
+    ]) {
+      assert.ok(doc.components.schemas?.[name], name);
+    }
+    // One Order: no inline copy of it anywhere (its first field's description appears once).
+    assert.equal(text.split('"attempts":{"type":"array"').length - 1, 1);
+  });
+
   const pathOf = (op: Operation) => op.template.replace(/\{[^}]+\}/g, 'no-such-id');
 
   it('answers 401 without the key, 400 naming the field for bad input, 404 for an unknown id', async () => {
