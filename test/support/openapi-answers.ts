@@ -9,7 +9,7 @@
  * Not operations, so not checked: the document itself, a path the API does not have (404), a
  * method a path does not take (405), OPTIONS and HEAD.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { get, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -57,9 +57,24 @@ export class AnswerChecker {
     );
   }
 
+  /**
+   * Reads the document on a connection of its own, closed after: fetch's pool would keep a
+   * socket to the backend that dies with it, and a test that starts another backend on the same
+   * port (a restart) would get that dead socket for its first request.
+   */
   static async load(baseUrl: string): Promise<AnswerChecker> {
-    const res = await fetch(`${baseUrl}/v1/openapi.json`);
-    return new AnswerChecker((await res.json()) as OpenApiDocument);
+    const text = await new Promise<string>((resolve, reject) => {
+      get(`${baseUrl}/v1/openapi.json`, { agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve(body));
+        res.on('error', reject);
+      }).on('error', reject);
+    });
+    return new AnswerChecker(JSON.parse(text) as OpenApiDocument);
   }
 
   /** The operation a request reaches, as the router picks it (a path without parameters first). */
