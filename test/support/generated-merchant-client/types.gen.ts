@@ -213,9 +213,18 @@ export type PaymentAttempt = {
     updatedAt: string;
 };
 
+export type EmptyBody = {
+    [key: string]: never;
+};
+
 export type OrderList = {
     orders: Array<Order>;
     nextCursor: string | null;
+};
+
+export type MoneyOperationResult = {
+    order: Order;
+    operation: Operation;
 };
 
 export type Operation = {
@@ -229,6 +238,16 @@ export type Operation = {
     currency: string | null;
     reason: string | null;
     createdAt: string;
+};
+
+/**
+ * Omit `amount` for the full (remaining) amount.
+ */
+export type PartialAmountBody = {
+    /**
+     * Decimal string in major units, e.g. "10.42": more than zero, with at most as many decimals as the currency has (JPY none, EUR two, KWD three, the third being 0: the gateway signs whole cents). Where the currency is the order's (capture, return), the server checks the decimals against it.
+     */
+    amount?: string;
 };
 
 export type CardRef = {
@@ -431,9 +450,7 @@ export type GetCheckoutSessionResponses = {
 export type GetCheckoutSessionResponse = GetCheckoutSessionResponses[keyof GetCheckoutSessionResponses];
 
 export type ExpireCheckoutSessionData = {
-    body: {
-        [key: string]: never;
-    };
+    body: EmptyBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -613,9 +630,7 @@ export type ListOrdersResponses = {
 export type ListOrdersResponse = ListOrdersResponses[keyof ListOrdersResponses];
 
 export type RefreshOrderData = {
-    body: {
-        [key: string]: never;
-    };
+    body: EmptyBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -687,15 +702,7 @@ export type RefreshOrderResponses = {
 export type RefreshOrderResponse = RefreshOrderResponses[keyof RefreshOrderResponses];
 
 export type CaptureOrderData = {
-    /**
-     * Omit `amount` for the full (remaining) amount.
-     */
-    body: {
-        /**
-         * Decimal string in major units, e.g. "10.42": more than zero, with at most as many decimals as the currency has (JPY none, EUR two, KWD three, the third being 0: the gateway signs whole cents). Where the currency is the order's (capture, return), the server checks the decimals against it.
-         */
-        amount?: string;
-    };
+    body: PartialAmountBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -761,25 +768,17 @@ export type CaptureOrderResponses = {
     /**
      * The operation reached a final status
      */
-    200: {
-        order: Order;
-        operation: Operation;
-    };
+    200: MoneyOperationResult;
     /**
      * Sent; the gateway has not finished it yet, or its answer was lost (operation `unknown`: do not send it again)
      */
-    202: {
-        order: Order;
-        operation: Operation;
-    };
+    202: MoneyOperationResult;
 };
 
 export type CaptureOrderResponse = CaptureOrderResponses[keyof CaptureOrderResponses];
 
 export type VoidOrderData = {
-    body: {
-        [key: string]: never;
-    };
+    body: EmptyBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -845,31 +844,17 @@ export type VoidOrderResponses = {
     /**
      * The operation reached a final status
      */
-    200: {
-        order: Order;
-        operation: Operation;
-    };
+    200: MoneyOperationResult;
     /**
      * Sent; the gateway has not finished it yet, or its answer was lost (operation `unknown`: do not send it again)
      */
-    202: {
-        order: Order;
-        operation: Operation;
-    };
+    202: MoneyOperationResult;
 };
 
 export type VoidOrderResponse = VoidOrderResponses[keyof VoidOrderResponses];
 
 export type ReturnOrderData = {
-    /**
-     * Omit `amount` for the full (remaining) amount.
-     */
-    body: {
-        /**
-         * Decimal string in major units, e.g. "10.42": more than zero, with at most as many decimals as the currency has (JPY none, EUR two, KWD three, the third being 0: the gateway signs whole cents). Where the currency is the order's (capture, return), the server checks the decimals against it.
-         */
-        amount?: string;
-    };
+    body: PartialAmountBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -935,25 +920,17 @@ export type ReturnOrderResponses = {
     /**
      * The operation reached a final status
      */
-    200: {
-        order: Order;
-        operation: Operation;
-    };
+    200: MoneyOperationResult;
     /**
      * Sent; the gateway has not finished it yet, or its answer was lost (operation `unknown`: do not send it again)
      */
-    202: {
-        order: Order;
-        operation: Operation;
-    };
+    202: MoneyOperationResult;
 };
 
 export type ReturnOrderResponse = ReturnOrderResponses[keyof ReturnOrderResponses];
 
 export type CreateCardRefData = {
-    body: {
-        [key: string]: never;
-    };
+    body: EmptyBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -1094,9 +1071,7 @@ export type GetCardRefResponses = {
 export type GetCardRefResponse = GetCardRefResponses[keyof GetCardRefResponses];
 
 export type ForgetCardRefData = {
-    body: {
-        [key: string]: never;
-    };
+    body: EmptyBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -1648,9 +1623,7 @@ export type CheckPayoutResponses = {
 export type CheckPayoutResponse = CheckPayoutResponses[keyof CheckPayoutResponses];
 
 export type PayPayoutData = {
-    body: {
-        [key: string]: never;
-    };
+    body: EmptyBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
@@ -2402,9 +2375,7 @@ export type ListEventsResponses = {
 export type ListEventsResponse = ListEventsResponses[keyof ListEventsResponses];
 
 export type RedeliverEventData = {
-    body: {
-        [key: string]: never;
-    };
+    body: EmptyBody;
     headers?: {
         /**
          * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.

@@ -44,7 +44,9 @@ function minorUnitsOr400(amount: string, currency: string): number {
 }
 
 const ORDER_PARAM = { orderId: "The merchant's order id (client_orderid)." };
-const MoneyOpResult = z.object({ order: Order, operation: Operation });
+const MoneyOpResult = z
+  .object({ order: Order, operation: Operation })
+  .meta({ id: 'MoneyOperationResult' });
 
 export function orderRoutes(ctx: Context, routes: RouteTable): void {
   /**

@@ -17,6 +17,7 @@ import {
   CheckoutSessionView,
   CreateSessionBody,
   Customer,
+  EmptyBody,
   ErrorResponse,
   Event,
   EventList,
@@ -27,6 +28,7 @@ import {
   OrderCardRef,
   OrderList,
   OrderStatusEnum,
+  PartialAmountBody,
   SessionCreated,
 } from './schemas.js';
 
@@ -61,6 +63,8 @@ const NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
   [HostedFormKind, 'HostedFormKind'],
   [HostedFormLink, 'HostedFormLink'],
   [ErrorResponse, 'ErrorResponse'],
+  [EmptyBody, 'EmptyBody'],
+  [PartialAmountBody, 'PartialAmountBody'],
 ];
 
 for (const [schema, id] of NAMES) nameSchema(schema, id);
