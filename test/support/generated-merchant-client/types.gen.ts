@@ -421,6 +421,10 @@ export type GetCheckoutSessionErrors = {
      */
     404: ErrorResponse;
     /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
     429: ErrorResponse;
@@ -547,6 +551,10 @@ export type GetOrderErrors = {
      */
     404: ErrorResponse;
     /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
     429: ErrorResponse;
@@ -600,6 +608,10 @@ export type ListOrdersErrors = {
      * Missing or invalid API key (`unauthorized`).
      */
     401: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
     /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
@@ -1042,6 +1054,10 @@ export type GetCardRefErrors = {
      */
     404: ErrorResponse;
     /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
     429: ErrorResponse;
@@ -1253,6 +1269,10 @@ export type GetRebillErrors = {
      */
     404: ErrorResponse;
     /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
     429: ErrorResponse;
@@ -1403,6 +1423,10 @@ export type GetRecurringPaymentErrors = {
      * Unknown
      */
     404: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
     /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
@@ -1724,6 +1748,10 @@ export type GetPayoutErrors = {
      */
     404: ErrorResponse;
     /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
     429: ErrorResponse;
@@ -1867,6 +1895,10 @@ export type GetTransferErrors = {
      */
     404: ErrorResponse;
     /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
     429: ErrorResponse;
@@ -2009,6 +2041,10 @@ export type GetAccountVerificationErrors = {
      * Unknown
      */
     404: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
     /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
@@ -2154,6 +2190,10 @@ export type GetHostedFormErrors = {
      */
     404: ErrorResponse;
     /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
     429: ErrorResponse;
@@ -2207,6 +2247,10 @@ export type GetOperationErrors = {
      * Not found
      */
     404: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
     /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */
@@ -2345,6 +2389,10 @@ export type ListEventsErrors = {
      * Missing or invalid API key (`unauthorized`).
      */
     401: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
     /**
      * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
      */

@@ -57,7 +57,7 @@ const IDEMPOTENCY = {
 
 /**
  * A route's own answers (`own`: status to its OpenAPI response) with every shared one it lacks:
- * 400, 401, 429, 500, 502, 503 everywhere; 404 where a path names a resource; 413 and the
+ * 400, 401, 413, 429, 500, 502, 503 everywhere; 404 where a path names a resource; the
  * Idempotency-Key's 409 and 422 on every POST, told apart from the route's own by `error.code`.
  */
 export function completeResponses(
@@ -77,8 +77,9 @@ export function completeResponses(
   if (options.post) {
     withError('409', IDEMPOTENCY[409]);
     withError('422', IDEMPOTENCY[422]);
-    all['413'] ??= ref('PayloadTooLarge');
   }
+  // The JSON parser reads a body on any method (a GET may carry one).
+  all['413'] ??= ref('PayloadTooLarge');
   if (all['409']) all['409'] = { ...all['409'], headers: { 'Retry-After': RETRY_AFTER } };
   all['400'] ??= ref('BadRequest');
   all['401'] ??= ref('Unauthorized');
