@@ -591,9 +591,21 @@ export type ListOrdersData = {
          * One status, or several separated by commas.
          */
         status?: Array<OrderStatus>;
+        /**
+         * Orders created at or after this time (UTC, `Z`).
+         */
         createdFrom?: string;
+        /**
+         * Orders created before this time (UTC, `Z`).
+         */
         createdTo?: string;
+        /**
+         * How many items a page holds.
+         */
         limit?: number;
+        /**
+         * The previous page's `nextCursor`, unchanged: any other value is a 400 naming `cursor`.
+         */
         cursor?: string;
     };
     url: '/v1/orders';
@@ -2365,6 +2377,9 @@ export type ListEventsData = {
     body?: never;
     path?: never;
     query?: {
+        /**
+         * One event type, e.g. `order.approved` or `capture.approved`.
+         */
         type?: string;
         /**
          * The merchant's order id: every event of that order (its statuses, payment attempts, card reference, and its captures, voids and returns), or of the merchant operation (rebill, payout, transfer, ...) made under that id.
@@ -2374,7 +2389,13 @@ export type ListEventsData = {
          * `false`: not delivered (pending, given up, or kept with no WEBHOOK_URL: `delivery.state` tells which).
          */
         delivered?: 'true' | 'false';
+        /**
+         * How many items a page holds.
+         */
         limit?: number;
+        /**
+         * The previous page's `nextCursor`, unchanged: any other value is a 400 naming `cursor`.
+         */
         cursor?: string;
     };
     url: '/v1/events';

@@ -370,12 +370,22 @@ export const OrderList = z.object({ orders: z.array(Order), nextCursor: z.string
 
 /** A page of a list: its size, and the cursor of the previous page's `nextCursor`. */
 const PAGE = {
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(50)
+    .meta({ description: 'How many items a page holds.' }),
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
     .refine(isListCursor, 'is not a cursor from a previous page')
-    .optional(),
+    .optional()
+    .meta({
+      description:
+        "The previous page's `nextCursor`, unchanged: any other value is a 400 naming `cursor`.",
+    }),
 };
 
 export const ListOrdersQuery = z
@@ -392,8 +402,14 @@ export const ListOrdersQuery = z
         items: { $ref: '#/components/schemas/OrderStatus' },
         minItems: 1,
       }),
-    createdFrom: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
-    createdTo: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
+    createdFrom: z.iso
+      .datetime({ error: 'must be an ISO 8601 date-time' })
+      .optional()
+      .meta({ description: 'Orders created at or after this time (UTC, `Z`).' }),
+    createdTo: z.iso
+      .datetime({ error: 'must be an ISO 8601 date-time' })
+      .optional()
+      .meta({ description: 'Orders created before this time (UTC, `Z`).' }),
     ...PAGE,
   })
   .strict();
@@ -409,7 +425,8 @@ export const ListEventsQuery = z
     type: z
       .string()
       .regex(/^[a-z][a-z0-9._-]{0,60}$/, 'must be an event type such as order.approved')
-      .optional(),
+      .optional()
+      .meta({ description: 'One event type, e.g. `order.approved` or `capture.approved`.' }),
     orderId: MerchantOrderId.optional().meta({
       description:
         "The merchant's order id: every event of that order (its statuses, payment attempts, card reference, and its captures, voids and returns), or of the merchant operation (rebill, payout, transfer, ...) made under that id.",
