@@ -11,11 +11,13 @@ import type { z } from 'zod';
 import { globalRegistry } from 'zod';
 import { AMOUNT_FITS_CURRENCY } from './amount-rules.js';
 import {
+  Amount,
   Attempt,
   CardInfo,
   CardRef,
   CheckoutSessionView,
   CreateSessionBody,
+  Currency,
   Customer,
   EmptyBody,
   ErrorResponse,
@@ -46,6 +48,8 @@ export function annotateSchema(schema: z.ZodType, extra: Record<string, unknown>
 }
 
 const NAMES: ReadonlyArray<readonly [z.ZodType, string]> = [
+  [Amount, 'Amount'],
+  [Currency, 'Currency'],
   [Customer, 'Customer'],
   [CreateSessionBody, 'CreateCheckoutSessionBody'],
   [SessionCreated, 'CheckoutSessionCreated'],
