@@ -237,7 +237,7 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
     assert.ok(answers.length >= MIN, `only ${answers.length} requests`);
     assert.deepEqual(serverFaults(answers), [], `seed ${SEED}`);
     // Only the public documents and health answer 2xx without credentials.
-    const public2xx = /^\/(healthz|readyz|v1\/openapi\.json)(\?|\/?$)/i;
+    const public2xx = /^\/(healthz|readyz|v1\/openapi\.json|widget\/openapi\.json)(\?|\/?$)/i;
     const accepted = answers.filter(
       (a) =>
         a.status >= 200 &&
