@@ -35,7 +35,19 @@ export type CreateCheckoutSessionBody = unknown & {
     orderId: string;
     intent?: 'sale' | 'preauth';
     description: string;
-    customer: Customer;
+    customer?: Customer;
+    /**
+     * What the element asks the shopper, per group of the data every sale carries: `auto` (the default: ask when `customer` lacks what the gateway needs of the group), `always` (ask, prefilled with what you sent), `never` (you guarantee it: a `customer` lacking a field of the group is a 400 naming it). The gateway needs `email`; `phone`; and of `billingAddress` `country`, `address1`, `city`, `zipCode` (unless the country has no postal codes) and `state` (US, CA, AU).
+     */
+    collect?: {
+        email?: 'auto' | 'always' | 'never';
+        phone?: 'auto' | 'always' | 'never';
+        billingAddress?: 'auto' | 'always' | 'never';
+    };
+    /**
+     * The country the element's billing-address part starts on when `customer` names none (ISO 3166-1 alpha-2); without it, the browser's region.
+     */
+    countryHint?: string;
     returnUrl?: string;
     /**
      * Free key/value strings kept with the session and sent back in webhooks.
@@ -77,15 +89,27 @@ export type Amount = string;
 export type Currency = 'AED' | 'AFN' | 'ALL' | 'AMD' | 'ANG' | 'AOA' | 'ARS' | 'AUD' | 'AWG' | 'AZN' | 'BAM' | 'BBD' | 'BDT' | 'BGN' | 'BHD' | 'BIF' | 'BMD' | 'BND' | 'BOB' | 'BOV' | 'BRL' | 'BSD' | 'BTN' | 'BWP' | 'BYN' | 'BZD' | 'CAD' | 'CDF' | 'CHE' | 'CHF' | 'CHW' | 'CLF' | 'CLP' | 'CNY' | 'COP' | 'COU' | 'CRC' | 'CUC' | 'CUP' | 'CVE' | 'CZK' | 'DJF' | 'DKK' | 'DOP' | 'DZD' | 'EGP' | 'ERN' | 'ETB' | 'EUR' | 'FJD' | 'FKP' | 'GBP' | 'GEL' | 'GHS' | 'GIP' | 'GMD' | 'GNF' | 'GTQ' | 'GYD' | 'HKD' | 'HNL' | 'HTG' | 'HUF' | 'IDR' | 'ILS' | 'INR' | 'IQD' | 'IRR' | 'ISK' | 'JMD' | 'JOD' | 'JPY' | 'KES' | 'KGS' | 'KHR' | 'KMF' | 'KPW' | 'KRW' | 'KWD' | 'KYD' | 'KZT' | 'LAK' | 'LBP' | 'LKR' | 'LRD' | 'LSL' | 'LYD' | 'MAD' | 'MDL' | 'MGA' | 'MKD' | 'MMK' | 'MNT' | 'MOP' | 'MRU' | 'MUR' | 'MVR' | 'MWK' | 'MXN' | 'MXV' | 'MYR' | 'MZN' | 'NAD' | 'NGN' | 'NIO' | 'NOK' | 'NPR' | 'NZD' | 'OMR' | 'PAB' | 'PEN' | 'PGK' | 'PHP' | 'PKR' | 'PLN' | 'PYG' | 'QAR' | 'RON' | 'RSD' | 'RUB' | 'RWF' | 'SAR' | 'SBD' | 'SCR' | 'SDG' | 'SEK' | 'SGD' | 'SHP' | 'SLE' | 'SLL' | 'SOS' | 'SRD' | 'SSP' | 'STN' | 'SVC' | 'SYP' | 'SZL' | 'THB' | 'TJS' | 'TMT' | 'TND' | 'TOP' | 'TRY' | 'TTD' | 'TWD' | 'TZS' | 'UAH' | 'UGX' | 'USD' | 'USN' | 'UYI' | 'UYU' | 'UYW' | 'UZS' | 'VED' | 'VES' | 'VND' | 'VUV' | 'WST' | 'XAF' | 'XCD' | 'XCG' | 'XOF' | 'XPF' | 'YER' | 'ZAR' | 'ZMW' | 'ZWG' | 'ZWL';
 
 export type Customer = {
-    email: string;
+    email?: string;
     firstName?: string;
     lastName?: string;
-    address1: string;
-    city: string;
+    address1?: string;
+    city?: string;
+    /**
+     * Two capitals: required where the country needs one (US, CA, AU).
+     */
     state?: string;
-    zipCode: string;
-    country: string;
-    phone: string;
+    /**
+     * The postal code, in the country's format where it has a common one; none in countries without postal codes.
+     */
+    zipCode?: string;
+    /**
+     * ISO 3166-1 alpha-2, e.g. "DE".
+     */
+    country?: string;
+    /**
+     * Any common writing (`+49 151 12345678`, or `0151 12345678` with `country`): kept and sent as E.164.
+     */
+    phone?: string;
 };
 
 export type CheckoutSession = {
@@ -107,6 +131,12 @@ export type CheckoutSession = {
      */
     savedCards: Array<string>;
     savedCardCvc: 'required' | 'optional';
+    collect: {
+        email: 'auto' | 'always' | 'never';
+        phone: 'auto' | 'always' | 'never';
+        billingAddress: 'auto' | 'always' | 'never';
+    };
+    countryHint: string | null;
     /**
      * False when the backend runs against a sandbox (SANDBOX=1, `npm start`, or the `testMode` option): no real money moved.
      */
@@ -147,6 +177,12 @@ export type Order = {
     reason: string | null;
     errorCode: string | null;
     cardRef: OrderCardRef | null;
+    /**
+     * The customer the sale (or preauth, hosted form, saved card's payment) carried: your session's `customer` merged with what the shopper typed in the element (a group of `collect`) or a saved card's first payment gave; `customer` field names, the phone as E.164. Null until the shopper pays. Personal data: masked in the backend's logs, never in a URL.
+     */
+    customer: {
+        [key: string]: string;
+    } | null;
     /**
      * Every payment attempt so far, first to last. The order's status, amounts, card and gateway id are those of the attempt it keeps (the approved one), else of the latest.
      */
@@ -1325,17 +1361,7 @@ export type CreateRecurringPaymentData = {
         interval: number;
         startDate?: string;
         maxRepeats?: number;
-        customer?: {
-            email?: string;
-            firstName?: string;
-            lastName?: string;
-            address1?: string;
-            city?: string;
-            state?: string;
-            zipCode?: string;
-            country?: string;
-            phone?: string;
-        };
+        customer?: Customer;
         description?: string;
     };
     headers?: {
@@ -1930,7 +1956,20 @@ export type CreateAccountVerificationData = {
             cvc: string;
             holder: string;
         };
-        customer: Customer;
+        customer: {
+            email: string;
+            firstName?: string;
+            lastName?: string;
+            address1: string;
+            city: string;
+            /**
+             * Two capitals: required where the country needs one (US, CA, AU).
+             */
+            state?: string;
+            zipCode: string;
+            country: string;
+            phone: string;
+        };
         returnUrl?: string;
         description?: string;
     };
@@ -2073,9 +2112,21 @@ export type CreateHostedFormData = {
             lastName?: string;
             address1?: string;
             city?: string;
+            /**
+             * Two capitals: required where the country needs one (US, CA, AU).
+             */
             state?: string;
+            /**
+             * The postal code, in the country's format where it has a common one; none in countries without postal codes.
+             */
             zipCode?: string;
+            /**
+             * ISO 3166-1 alpha-2, e.g. "DE".
+             */
             country?: string;
+            /**
+             * Any common writing (`+49 151 12345678`, or `0151 12345678` with `country`): kept and sent as E.164.
+             */
             phone?: string;
         };
         returnUrl: string;
