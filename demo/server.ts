@@ -137,7 +137,8 @@ export function createDemoRouter(options: DemoOptions): Router {
         intent: input.intent,
         orderId,
         description: input.description ?? 'Demo order',
-        customer: DEMO_CUSTOMER,
+        // What the shop knows of the shopper; the element asks for the rest (issue 35).
+        ...customerKnown(input.knows),
         returnUrl,
         metadata: { source: 'demo' },
         saveCard,
@@ -210,6 +211,17 @@ export function createDemoRouter(options: DemoOptions): Router {
   );
   router.use(express.static(new URL(PUBLIC_DIR).pathname, { index: 'index.html' }));
   return router;
+}
+
+/**
+ * The session's customer as the demo's switch "what the shop knows about the shopper" says:
+ * `everything` (the default) sends the whole customer below, `email` its e-mail alone, `nothing`
+ * no customer at all; the element asks the shopper for what the gateway still needs.
+ */
+function customerKnown(knows: unknown): { customer?: Partial<typeof DEMO_CUSTOMER> } {
+  if (knows === 'nothing') return {};
+  if (knows === 'email') return { customer: { email: DEMO_CUSTOMER.email } };
+  return { customer: DEMO_CUSTOMER };
 }
 
 /** A believable customer for every demo order (the gateway wants address and contact fields). */

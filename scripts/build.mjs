@@ -16,6 +16,9 @@ import { build } from 'vite';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => join(root, 'node_modules', '.bin', name);
+// The project's TypeScript by its package, not `.bin/tsc`: the client generator's TypeScript 5
+// (the `typescript-5-api` alias, scripts/typescript-5-hook.mjs) links a `tsc` of its own there.
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 
 process.chdir(root);
@@ -27,11 +30,11 @@ if (process.argv.includes('--cdn')) process.exit(0);
 
 console.log('== ESM build + types');
 rmSync(join(root, 'dist/esm'), { recursive: true, force: true });
-run(bin('tsc'), ['-p', 'widget/tsconfig.build.json']);
+run(tsc, ['-p', 'widget/tsconfig.build.json']);
 
 console.log('== pay-checkout/server and pay-checkout/client + types');
 rmSync(join(root, 'dist/node'), { recursive: true, force: true });
-run(bin('tsc'), ['-p', 'server/tsconfig.build.json']);
+run(tsc, ['-p', 'server/tsconfig.build.json']);
 
 console.log('== custom-elements.json');
 run(bin('cem'), [

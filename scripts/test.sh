@@ -34,9 +34,12 @@ run_check() {
   echo "$status" >"$checks/$1.status"
 }
 echo "== type check"
-run_check tsc-root ./node_modules/.bin/tsc --noEmit -p tsconfig.json &
-run_check tsc-widget ./node_modules/.bin/tsc --noEmit -p widget/tsconfig.json &
-run_check tsc-server ./node_modules/.bin/tsc --noEmit -p server/tsconfig.json &
+# TypeScript by its package: `.bin/tsc` may be the client generator's TypeScript 5 (package.json's
+# typescript-5-api alias links a `tsc` too).
+tsc=./node_modules/typescript/bin/tsc
+run_check tsc-root $tsc --noEmit -p tsconfig.json &
+run_check tsc-widget $tsc --noEmit -p widget/tsconfig.json &
+run_check tsc-server $tsc --noEmit -p server/tsconfig.json &
 run_check lint ./node_modules/.bin/biome check --error-on-warnings . &
 wait
 failed=0

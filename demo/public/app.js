@@ -144,6 +144,7 @@ $('#order-form').addEventListener('submit', async (event) => {
     description: 'Noise-cancelling headphones',
     saveCard: choice.saveCard === 'ask',
     returning: choice.returning === 'yes',
+    knows: choice.knows,
   });
   if (!created.ok) {
     showResult(`Could not start the checkout: ${created.data?.error?.message ?? created.status}`);

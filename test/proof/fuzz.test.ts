@@ -237,7 +237,7 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
     assert.ok(answers.length >= MIN, `only ${answers.length} requests`);
     assert.deepEqual(serverFaults(answers), [], `seed ${SEED}`);
     // Only the public documents and health answer 2xx without credentials.
-    const public2xx = /^\/(healthz|readyz|v1\/openapi\.json)(\?|\/?$)/i;
+    const public2xx = /^\/(healthz|readyz|v1\/openapi\.json|widget\/openapi\.json)(\?|\/?$)/i;
     const accepted = answers.filter(
       (a) =>
         a.status >= 200 &&
@@ -304,6 +304,7 @@ describe(`fuzz proofs (seed ${SEED})`, () => {
       { method: 'GET', path: '/sandbox/test-cards' },
       { method: 'GET', path: '/sandbox/faults' },
       { method: 'GET', path: '/sandbox/callbacks/{orderid}' },
+      { method: 'GET', path: '/sandbox/payer/{orderid}' },
       { method: 'GET', path: '/paynet/sandbox/test-cards' },
       { method: 'GET', path: '/nope' },
     );

@@ -20,6 +20,7 @@ import {
 } from '../../server/src/sandbox/index.js';
 import type { CheckoutStore } from '../../server/src/store/index.js';
 import { memoryCheckoutStore, withSandboxSchema } from './memory-schemas.js';
+import { AnswerChecker } from './openapi-answers.js';
 import { scaled } from './time-scale.js';
 
 export const MERCHANT_API_KEY = 'test-merchant-api-key-0123456789';
@@ -102,6 +103,9 @@ export interface Backend {
   url: string;
   config: CheckoutConfig;
   logs: string[];
+  /** Checks every merchant API answer against the OpenAPI document (none with `checkAnswers: false`). */
+  answers: AnswerChecker | undefined;
+  /** Closes it; then fails if an answer was not what the document says (openapi-answers.ts). */
   close(): Promise<void>;
 }
 
@@ -110,6 +114,8 @@ export interface BackendOptions extends Partial<Omit<CheckoutDeps, 'store'>> {
   config?: Partial<CheckoutConfig>;
   /** Listen on this port (a restarted instance keeps its public URL). */
   port?: number;
+  /** Check merchant API answers against the document (default true). */
+  checkAnswers?: boolean;
 }
 
 export async function startBackend(sb: Sandbox, options: BackendOptions = {}): Promise<Backend> {
@@ -133,7 +139,7 @@ export async function startBackend(sb: Sandbox, options: BackendOptions = {}): P
     },
   });
   const logger = createLogger({ level: 'debug', destination });
-  const { config: _c, store: _s, port: _p, ...deps } = options;
+  const { config: _c, store: _s, port: _p, checkAnswers = true, ...deps } = options;
   const checkout = createCheckoutApp(config, {
     logger,
     background: false,
@@ -141,8 +147,13 @@ export async function startBackend(sb: Sandbox, options: BackendOptions = {}): P
     store,
     timing: { ...FAST_TIMING, ...options.timing },
   });
+  let answers: AnswerChecker | undefined;
+  // Before the app's listener, so that it sees what the app writes.
+  server.on('request', (req, res) => answers?.watch(req, res));
   server.on('request', checkout.app);
+  if (checkAnswers) answers = await AnswerChecker.load(url);
   return {
+    answers,
     checkout,
     store,
     server,
@@ -153,6 +164,11 @@ export async function startBackend(sb: Sandbox, options: BackendOptions = {}): P
       await checkout.close();
       await closeServer(server);
       if (ownsStore) await store.close();
+      if (answers?.violations.length) {
+        throw new Error(
+          `merchant API answers not in its OpenAPI document:\n${answers.violations.join('\n')}`,
+        );
+      }
     },
   };
 }
@@ -172,7 +188,10 @@ export function withSandboxAndBackend(
     use(started);
   });
   after(async () => {
-    await started?.be.close();
-    await started?.sb.close();
+    try {
+      await started?.be.close();
+    } finally {
+      await started?.sb.close();
+    }
   });
 }

@@ -6,6 +6,7 @@ import type {
   CancelRequest,
   ExtendAnswer,
   ExtendRequest,
+  HostedPayRequest,
   MethodResultRequest,
   NextAction,
   PayRequest,
@@ -57,7 +58,8 @@ export interface Api {
   /** `signal` ends this call early (a poll alongside a challenge); the client's own still applies. */
   next(waitSeconds?: number, signal?: AbortSignal): Promise<NextAction>;
   cancel(body: CancelRequest): Promise<NextAction>;
-  hosted(): Promise<NextAction>;
+  /** `body`: the shopper's details the session asks; none when it asks nothing. */
+  hosted(body?: HostedPayRequest): Promise<NextAction>;
   /** More time for the session (time-limits.ts); safe to repeat: the backend extends once per expiry. */
   extend(body: ExtendRequest): Promise<ExtendAnswer>;
 }
@@ -145,7 +147,7 @@ export function createApi(o: ApiOptions): Api {
         signal ? AbortSignal.any([o.signal, signal]) : o.signal,
       ),
     cancel: (body) => retried<NextAction>('POST', 'cancel', body),
-    hosted: () => once<NextAction>('POST', 'hosted'),
+    hosted: (body) => once<NextAction>('POST', 'hosted', body),
     extend: (body) => retried<ExtendAnswer>('POST', 'extend', body),
   };
 }

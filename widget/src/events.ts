@@ -6,6 +6,7 @@
 import type { OrderStatus, ReturnMessage } from '../../contract/api-types.js';
 import type { BrandId } from '../../contract/card/brands.js';
 import type { CardField } from './card/validate.js';
+import type { ShopperField } from './shopper/validate.js';
 
 /** Codes of `pay-error`. */
 export type PayErrorCode =
@@ -100,7 +101,8 @@ export interface PayDeclinedDetail {
 export interface PayErrorDetail {
   code: PayErrorCode;
   message: string;
-  field?: CardField;
+  /** The card or shopper field that is not right (`number`, ..., `email`, `zipCode`, ...). */
+  field?: CardField | ShopperField;
   /** After a payment attempt ended without an answer (cancelled, left, timed out): how many more
    * the session takes; the form is back when more than 0. */
   attemptsLeft?: number;

@@ -10,6 +10,7 @@ import { fieldOfServer } from './card/card-form.js';
 import type { CardField } from './card/validate.js';
 import type { PayEventDetail } from './events.js';
 import type { StringKey } from './i18n/index.js';
+import { fieldOfShopperPath, type ShopperField } from './shopper/validate.js';
 import type { FlowEnd } from './three-ds/flow.js';
 
 /** The result panel's kinds: its title is the string of that key. */
@@ -20,7 +21,7 @@ export type Shown =
   /** The form again for another attempt, and why (`why`'s words, above it and spoken once). */
   | { to: 'form'; why: StringKey }
   /** The form again, the backend's `message` on the `field` it refused. */
-  | { to: 'field'; field: CardField; message: string }
+  | { to: 'field'; field: CardField | ShopperField; message: string }
   /**
    * The result panel: `kind`, its detail (`<kind>Detail` unless said) and `note` after it, a Try
    * again button.
@@ -142,7 +143,10 @@ export function failureOf(e: unknown): Outcome {
       : new ApiError('internal', e instanceof Error ? e.message : String(e));
   const { code, message } = err;
   // The backend refused one of our fields: back to the form, the error on that field.
-  const field = code === 'validation' && err.field ? fieldOfServer(err.field) : undefined;
+  const field =
+    code === 'validation' && err.field
+      ? (fieldOfServer(err.field) ?? fieldOfShopperPath(err.field))
+      : undefined;
   if (field) {
     return {
       shown: { to: 'field', field, message },

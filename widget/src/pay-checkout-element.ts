@@ -8,6 +8,7 @@ import {
 } from 'lit';
 import type {
   ChallengeWindowSize,
+  HostedPayRequest,
   OrderView,
   PayRequest,
   SessionView,
@@ -24,6 +25,8 @@ import { en, type StringKey } from './i18n/index.js';
 import { LocalizeController } from './i18n/localize.js';
 import { failureOf, type Outcome, outcomeOf, type ResultKind } from './outcome.js';
 import { styles } from './pay-checkout.styles.js';
+import { ShopperForm } from './shopper/shopper-form.js';
+import { askedGroups } from './shopper/validate.js';
 import { type ChallengeMode, FlowController, type FlowEnd } from './three-ds/flow.js';
 import { clockTime, SessionTime } from './time-limits.js';
 
@@ -186,6 +189,22 @@ export class PayCheckoutElement extends LitElement {
 
   /** A returning shopper's saved cards and the chosen one's code (card/saved-cards.ts). */
   private readonly _savedCards = new SavedCards(this);
+
+  /** The shopper's contact and billing address, as the session asks (shopper/shopper-form.ts). */
+  private readonly _shopper = new ShopperForm(this, {
+    root: () => this.renderRoot,
+    t: (key) => this._t(key),
+    language: () => this._localize._language,
+    // A saved card's first payment may have given some groups (never on the gateway's page).
+    groups: () =>
+      askedGroups(
+        this._info?.collect,
+        this.mode === 'direct' ? this._savedCards._card(this._info) : undefined,
+      ),
+    announce: (text) => {
+      this._announce = text;
+    },
+  });
 
   /** The session's time limit: its warning, "I need more time", its end (time-limits.ts). */
   private readonly _time = new SessionTime(this, {
@@ -352,6 +371,7 @@ export class PayCheckoutElement extends LitElement {
       await words;
       this._info = info;
       this._savedCards._offer(info);
+      this._shopper._offer(info);
       this._time._watch(info);
       // The merchant may allow one mode only for this session: the backend refuses the other.
       if (!info.modes.includes(this.mode)) this.mode = info.modes[0] ?? this.mode;
@@ -385,24 +405,26 @@ export class PayCheckoutElement extends LitElement {
   private async _pay(): Promise<void> {
     if (this._status !== 'ready' || !this._info) return;
     this._notice = '';
+    const request = await this._request(this._info);
+    if (!request) return;
     if (this.mode === 'hosted') {
       this._status = 'paying';
       this._emit('pay-submit', { mode: 'hosted', brand: null });
       this._step('paying');
       try {
-        this._ended(await this._flow.follow(await this._api().hosted(), 'hosted'));
+        // No body when the session asks the shopper nothing.
+        const body = request.shopper ? request : undefined;
+        this._ended(await this._flow.follow(await this._api().hosted(body), 'hosted'));
       } catch (e) {
         this._fail(e);
       }
       return;
     }
-    const request = await this._request(this._info);
-    if (!request) return;
     this._status = 'paying';
     this._emit('pay-submit', { mode: 'direct', ...this._lastCard! });
     this._step('paying');
     try {
-      const action = await this._api().pay(request);
+      const action = await this._api().pay(request as PayRequest);
       // The card is not needed again: it must not stay in the inputs while the page leaves for a
       // bank or comes back from the back/forward cache (another attempt types it again).
       this._card._clear();
@@ -414,30 +436,36 @@ export class PayCheckoutElement extends LitElement {
 
   /**
    * What Pay sends: the saved card chosen and its security code, or the card typed (and whether
-   * the shopper agreed to save it); undefined, with the errors shown, when a field is not right.
+   * the shopper agreed to save it), and the shopper's details the session asks (all a hosted
+   * payment sends); undefined, with the errors shown, when a field is not right.
    */
-  private async _request(info: SessionView): Promise<PayRequest | undefined> {
-    const invalid = this._card._check();
+  private async _request(info: SessionView): Promise<PayRequest | HostedPayRequest | undefined> {
+    const hosted = this.mode === 'hosted';
+    const invalid = [...(hosted ? [] : this._card._check()), ...this._shopper._check()];
     if (invalid.length) {
       await this.updateComplete;
-      this._card._input(invalid[0]!)?.focus();
+      // Card and shopper inputs alike are named by their field.
+      this.renderRoot.querySelector<HTMLElement>(`[name="${invalid[0]}"]`)?.focus();
       // After the focus move, so the blur of the field left does not replace the summary.
       this._announce = this._t('fixErrors', {
         fields: this._localize._list(invalid.map((f) => this._t(f))),
       });
       this._emit('pay-error', {
         code: 'validation',
-        message: this._card._errors[invalid[0]!]!,
+        message: { ...this._card._errors, ...this._shopper._errors }[invalid[0]!]!,
         field: invalid[0]!,
       });
       return undefined;
     }
+    const shopper = this._shopper._details();
+    const asked = Object.keys(shopper).length ? { shopper } : {};
+    if (hosted) return asked;
     const v = this._card._values();
     const browser = this._flow.browserInfo();
     const saved = this._savedCards._card(info);
     if (saved) {
       this._lastCard = { brand: saved.brandId ?? null, last4: saved.last4 };
-      return { savedCard: saved.handle, ...(v.cvc ? { cvc: v.cvc } : {}), browser };
+      return { savedCard: saved.handle, ...(v.cvc ? { cvc: v.cvc } : {}), browser, ...asked };
     }
     const number = digitsOnly(v.number);
     const exp = parseExpiry(v.expiry)!;
@@ -446,6 +474,7 @@ export class PayCheckoutElement extends LitElement {
       card: { number, expMonth: exp.month, expYear: exp.year, cvc: v.cvc, holder: v.name.trim() },
       browser,
       ...(this._card._keep() ? { saveCard: true } : {}),
+      ...asked,
     };
   }
 
@@ -464,8 +493,13 @@ export class PayCheckoutElement extends LitElement {
     if (shown.to === 'form') this._again(this._t(shown.why));
     else if (shown.to === 'field') {
       this._status = 'ready';
-      this._card._refuse(shown.field, shown.message);
-      this._announce = shown.message;
+      const { field, message } = shown;
+      // A shopper field gets our words for it (the backend's are English).
+      if (this._shopper._owns(field)) this._announce = this._shopper._refuse(field);
+      else {
+        this._card._refuse(field, message);
+        this._announce = message;
+      }
     } else this._showResult(shown.kind, shown.detail, shown.card, shown.retry, shown.note);
     this._emit(event.name, event.detail);
     if (final) this._step('final', final);
@@ -555,7 +589,7 @@ export class PayCheckoutElement extends LitElement {
               this.mode === 'hosted'
                 ? html`<p class="hint">${this._t('hostedNote')}</p>`
                 : this._cardChoice(busy)
-            }
+            }${this._shopper._render(busy)}
             <button type="submit" part="button" aria-disabled=${busy}>
               ${paying ? html`<span class="spinner" aria-hidden="true"></span>` : nothing}<span>${
                 paying

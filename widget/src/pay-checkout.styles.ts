@@ -96,6 +96,12 @@ export const styles = /* css */ `
   .field.half {
     flex: 1 9em;
   }
+  /* The shopper's contact and address parts are named by their legend, a line of its own. */
+  legend {
+    padding: 0;
+    margin-bottom: 4px;
+    font-weight: 600;
+  }
   label {
     font-weight: 600;
     font-size: 0.875em;
@@ -107,7 +113,8 @@ export const styles = /* css */ `
   .wrap {
     position: relative;
   }
-  input {
+  input,
+  select {
     width: 100%;
     height: var(--pay-input-height, 44px);
     padding: 0 var(--_space);
@@ -142,14 +149,16 @@ export const styles = /* css */ `
     text-align: right;
   }
   input:focus-visible,
+  select:focus-visible,
   button:focus-visible {
     outline: 2px solid var(--_focus);
     outline-offset: 2px;
   }
-  input[aria-invalid=true] {
+  [aria-invalid=true] {
     border-color: var(--_error);
   }
-  input:disabled {
+  input:disabled,
+  select:disabled {
     opacity: 0.65;
   }
   /* A saved card to choose, "Use another card", and the box to save a card: one per line, the

@@ -14,10 +14,15 @@ import { controlCharacterPath, illFormedTextPath } from './control-characters.js
 import type { Logger } from './logger.js';
 
 /**
- * The widget API's codes (the contract), and the merchant API's own: a reused key, and a card
- * reference you forgot named by a route that would charge it (409, `field` names it).
+ * The widget API's codes (the contract), and the merchant API's own: a reused key, a card
+ * reference you forgot named by a route that would charge it (409, `field` names it), and a
+ * method a path does not take (405, with `Allow`).
  */
-export type HttpErrorCode = WidgetApiErrorCode | 'idempotency-conflict' | 'card-ref-forgotten';
+export type HttpErrorCode =
+  | WidgetApiErrorCode
+  | 'idempotency-conflict'
+  | 'card-ref-forgotten'
+  | 'method-not-allowed';
 
 export class HttpError extends PayCheckoutError {
   readonly status: number;

@@ -69,5 +69,13 @@ export function adminRouter(sandbox: Sandbox, publicOrigin?: string): Router {
     res.json(await sandbox.callbacks.list(String(req.params.orderid)));
   });
 
+  // What a payment request carried of its payer (e-mail, phone, address; never the card): tests
+  // check that the gateway got exactly what the shopper typed.
+  router.get('/sandbox/payer/:orderid', devOnly, async (req, res) => {
+    const tx = await sandbox.store.getTx(sandbox.store.db, String(req.params.orderid));
+    if (!tx) return void res.status(404).json({ error: 'no such order' });
+    res.json({ ...(tx.email ? { email: tx.email } : {}), ...tx.payer });
+  });
+
   return router;
 }

@@ -87,6 +87,10 @@ export interface Transaction {
   operations: Operation[];
   card?: CardInfo;
   email?: string;
+  /** The payer's contact and address fields the payment request carried, e-mail aside (`phone`,
+   * `address1`, `city`, `zip_code`, `state`, `country`, `first_name`, `last_name`): what a test
+   * reads back at `GET /sandbox/payer/{orderid}` (dev mode). */
+  payer?: Record<string, string>;
   redirectUrl?: string;
   callbackUrl?: string;
   orderDesc?: string;

@@ -34,3 +34,11 @@ export function currencyExponent(currency: string): number | undefined {
 export function isKnownCurrency(currency: string): boolean {
   return EXPONENTS.has(currency);
 }
+
+/** Every code `isKnownCurrency` takes, with `exponent` decimals when given (for documents). */
+export function knownCurrencies(exponent?: number): string[] {
+  return [...EXPONENTS]
+    .filter(([, e]) => exponent === undefined || e === exponent)
+    .map(([code]) => code)
+    .sort();
+}

@@ -11,7 +11,7 @@ export {
   sha1Hex,
   verifyControl,
 } from './control.js';
-export { currencyExponent, isKnownCurrency } from './currencies.js';
+export { currencyExponent, isKnownCurrency, knownCurrencies } from './currencies.js';
 export { SigningError, type SigningErrorCode } from './errors.js';
 export {
   normalizeParameters,

@@ -342,6 +342,29 @@ alter table checkout_sessions add column extensions integer not null default 0;
 `;
 
 /**
+ * The merchant's order id an event is about, for `GET /v1/events?orderId=`: an order's events name
+ * it in `data.order.orderId`, a merchant operation's (`capture.approved`, `payout.declined`, ...)
+ * in `data.orderId` (the order a capture, void or return moved, or the operation's own id). Events
+ * made before it are given theirs: from the payload, else from their operation's row.
+ */
+const eventMerchantOrderId = `
+alter table merchant_webhooks add column merchant_order_id text;
+update merchant_webhooks set merchant_order_id = payload #>> '{data,order,orderId}'
+ where payload #>> '{data,order,orderId}' is not null;
+update merchant_webhooks w
+   set merchant_order_id = coalesce(o.merchant_orderid, o.client_orderid)
+  from merchant_operations op
+  join orders o on o.id = op.data ->> 'orderRowId'
+ where w.merchant_order_id is null and op.id = w.payload #>> '{data,operationId}';
+update merchant_webhooks w
+   set merchant_order_id = coalesce(op.data ->> 'orderId', op.client_id)
+  from merchant_operations op
+ where w.merchant_order_id is null and op.id = w.payload #>> '{data,operationId}'
+   and not op.data ? 'orderRowId';
+create index merchant_webhooks_merchant_order on merchant_webhooks (merchant_order_id, seq);
+`;
+
+/**
  * Payment links (migration 024): a checkout of ours at /pay/{id} for a sale with no shop page.
  * `id` is 128 random bits (unguessable: the page answers a wrong one with a plain 404). Each visit
  * of the page is a checkout session of its own (`payment_link_visits`, `<prefix>-<n>` as its
@@ -411,5 +434,6 @@ export const checkoutMigrations: Migration[] = [
   { id: '018-events-kept', sql: eventsKept },
   { id: '019-collect-shopper', sql: collectShopper },
   { id: '020-session-extensions', sql: sessionExtensions },
+  { id: '021-event-merchant-order-id', sql: eventMerchantOrderId },
   { id: '024-payment-links', sql: paymentLinks },
 ];

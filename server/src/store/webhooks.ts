@@ -96,8 +96,12 @@ export function createWebhookRepository(q: Executor) {
       notConfigured?: boolean;
     }): Promise<MerchantWebhook> {
       const { rows } = await q.query(
-        `insert into merchant_webhooks (id, event, payload, order_id, next_attempt_at, not_configured)
-         values ($1, $2, $3::jsonb, $4, coalesce($5::timestamptz, now()), $6) returning *`,
+        // The merchant's order id, as the payload names it (schema.ts, eventMerchantOrderId).
+        `insert into merchant_webhooks
+           (id, event, payload, order_id, next_attempt_at, not_configured, merchant_order_id)
+         values ($1, $2, $3::jsonb, $4, coalesce($5::timestamptz, now()), $6,
+           coalesce($3::jsonb #>> '{data,order,orderId}', $3::jsonb #>> '{data,orderId}'))
+         returning *`,
         [
           randomUUID(),
           input.event,
@@ -163,8 +167,9 @@ export function createWebhookRepository(q: Executor) {
     },
 
     /**
-     * Events newest first, for `GET /v1/events`: by type, by the merchant's order id (the one the
-     * event's order names), delivered or not; `cursor` from the previous page.
+     * Events newest first, for `GET /v1/events`: by type, by the merchant's order id (its order's
+     * events and those of its captures, voids, returns, or of the operation made under that id),
+     * delivered or not; `cursor` from the previous page.
      */
     async list(filter: WebhookListFilter): Promise<WebhookPage> {
       const where: string[] = [];
@@ -174,7 +179,7 @@ export function createWebhookRepository(q: Executor) {
         where.push(sql.replace('?', `$${params.length}`));
       };
       if (filter.type) add('event = ?', filter.type);
-      if (filter.orderId) add("payload #>> '{data,order,orderId}' = ?", filter.orderId);
+      if (filter.orderId) add('merchant_order_id = ?', filter.orderId);
       if (filter.delivered !== undefined)
         where.push(`delivered_at is ${filter.delivered ? 'not ' : ''}null`);
       if (filter.cursor) add('seq < ?', decodeCursor(filter.cursor));

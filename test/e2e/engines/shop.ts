@@ -46,6 +46,9 @@ export interface CheckoutOptions {
   savedCards?: string[];
   /** The element pinned by version and integrity, or a changed copy (pinned-files.ts). */
   script?: ScriptChoice;
+  /** `false`: a session of only amount, currency, orderId and description (no customer): the
+   * element asks the shopper for contact and address. */
+  customer?: false;
 }
 
 export interface EngineShop {
@@ -182,10 +185,10 @@ export async function startEngineShop(): Promise<EngineShop> {
         amount: '12.34',
         currency: 'EUR',
         orderId,
-        intent: 'sale',
         description: 'Engine matrix',
-        customer: SHOPPER,
-        returnUrl: url,
+        ...(options.customer === false
+          ? {}
+          : { intent: 'sale', customer: SHOPPER, returnUrl: url }),
         ...(options.saveCard ? { saveCard: options.saveCard } : {}),
         ...(options.savedCards ? { savedCards: options.savedCards } : {}),
       });

@@ -31,6 +31,8 @@ export interface CheckoutChoice {
   intent?: 'Sale' | 'Preauth (capture later)';
   mode?: 'Card form' | 'Hosted form';
   challenge?: 'Auto' | 'In a frame' | 'By redirect';
+  /** The demo's "what the shop knows about the shopper" (default: everything). */
+  knows?: 'Everything' | 'E-mail only' | 'Nothing (the checkout asks)';
 }
 
 export async function testCards(sandboxUrl: string): Promise<Map<string, TestCard>> {
@@ -48,6 +50,7 @@ export async function openCheckout(page: Page, shopUrl: string, choice: Checkout
       .selectOption(choice.currency);
   if (choice.intent) await page.getByRole('radio', { name: choice.intent }).check();
   if (choice.mode) await page.getByRole('radio', { name: choice.mode }).check();
+  if (choice.knows) await page.getByRole('radio', { name: choice.knows }).check();
   if (choice.challenge)
     await page
       .getByRole('combobox', { name: 'Challenge', exact: true })

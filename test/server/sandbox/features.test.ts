@@ -491,3 +491,20 @@ describe('faults', () => {
     assert.equal(reset.status, 200);
   });
 });
+
+describe('what a payment carried of its payer', () => {
+  test('GET /sandbox/payer/{orderid}: the e-mail, phone and address exactly as sent, no card', async () => {
+    const { orderid } = await approvedSale('approved', { state: 'TX', country: 'US' });
+    const payer = await (await fetch(`${h.origin}/sandbox/payer/${orderid}`)).json();
+    assert.deepEqual(payer, {
+      email: 'shopper@example.com',
+      address1: '1 Analytical Row',
+      city: 'London',
+      zip_code: 'N1 1AA',
+      state: 'TX',
+      country: 'US',
+      phone: '+442071234567',
+    });
+    assert.equal((await fetch(`${h.origin}/sandbox/payer/0`)).status, 404);
+  });
+});

@@ -80,10 +80,17 @@ export async function settleOperation(
     if (write.won && write.operation) {
       if (status === 'approved') await recordOnOrder(tx, write.operation);
       // In the same transaction: a crash after the commit still has the event queued.
+      const orderId = await merchantOrderIdOf(tx, write.operation);
       await enqueueEvent(
         ctx,
         `${operation.kind}.${status}`,
-        { operationId: operation.id, clientId: operation.clientId, status },
+        {
+          operationId: operation.id,
+          kind: operation.kind,
+          orderId,
+          clientId: operation.clientId,
+          status,
+        },
         null,
         tx,
       );
@@ -91,6 +98,21 @@ export async function settleOperation(
     return write;
   });
   return { operation: moved.operation ?? operation, won: moved.won };
+}
+
+/**
+ * The merchant's order id an operation's event names (`data.orderId`, which
+ * `GET /v1/events?orderId=` finds it by): the order a capture, void or return acts on, else the id
+ * the operation was made under (a rebill's, a payout's, ...).
+ */
+async function merchantOrderIdOf(
+  store: Pick<CheckoutRepositories, 'orders'>,
+  operation: MerchantOperation,
+): Promise<string> {
+  const rowId = operation.data.orderRowId;
+  const order = typeof rowId === 'string' ? await store.orders.get(rowId) : null;
+  if (order) return order.merchantOrderId;
+  return typeof operation.data.orderId === 'string' ? operation.data.orderId : operation.clientId;
 }
 
 /**

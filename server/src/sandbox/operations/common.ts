@@ -87,6 +87,7 @@ export interface NewTransaction {
   operations?: Operation[];
   card?: CardInfo;
   email?: string;
+  payer?: Record<string, string>;
   redirectUrl?: string;
   callbackUrl?: string;
   orderDesc?: string;

@@ -18,17 +18,23 @@ import {
   readCurrency,
 } from './common.js';
 
-/** Optional fields the gateway takes with a payment, validated when present. */
+/** Optional fields the gateway takes with a payment, validated when present; the payer's kept
+ * as sent (`payer`), so a test can see what a sale carried. */
 export function readPaymentExtras(fields: Fields) {
   fields.optional('ipaddress', RULES.ip);
+  const payer: Record<string, string> = {};
+  const keep = (name: string, value: string | undefined) => {
+    if (value !== undefined) payer[name] = value;
+  };
   for (const name of ['first_name', 'last_name', 'address1', 'city', 'zip_code', 'state']) {
-    fields.optional(name, RULES.name);
+    keep(name, fields.optional(name, RULES.name));
   }
-  fields.optional('country', RULES.country);
-  fields.optional('phone', RULES.phone);
+  keep('country', fields.optional('country', RULES.country));
+  keep('phone', fields.optional('phone', RULES.phone));
   const orderDesc = fields.optional('order_desc', RULES.description);
   const callbackUrl = fields.optional('server_callback_url', RULES.url);
   return {
+    payer,
     ...(orderDesc ? { orderDesc } : {}),
     ...(callbackUrl ? { callbackUrl } : {}),
   };

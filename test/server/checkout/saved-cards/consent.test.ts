@@ -118,7 +118,13 @@ describe('saving a card with the shopper consent', () => {
       [row?.gatewayOrderId],
     );
     assert.equal(rows.length, 1);
-    assert.deepEqual(await eventTypes(session.orderId), ['card_ref.created', 'order.approved']);
+    // The order's events, the create-card-ref operation's too (its orderId is the order's): one
+    // reference, announced once.
+    assert.deepEqual(await eventTypes(session.orderId), [
+      'card-ref.approved',
+      'card_ref.created',
+      'order.approved',
+    ]);
     // The event names the reference; expiry and holder are never kept, so never in an event.
     const events = (
       await merchant(be.url, 'GET', `/v1/events?type=card_ref.created&orderId=${session.orderId}`)

@@ -49,6 +49,7 @@ export function cardRefRoutes(ctx: Context, routes: RouteTable): void {
       params: { orderId: "The merchant's order id" },
       body: EmptyBody,
       responses: {
+        200: { description: 'The order already had one: the same reference', schema: CardRef },
         201: { description: 'Created', schema: CardRef },
         202: {
           description: 'The gateway answered asynchronously and has not finished: POST again',

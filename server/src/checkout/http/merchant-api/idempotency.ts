@@ -16,7 +16,9 @@ import type { Context } from '../../context.js';
 import { HttpError } from '../../errors.js';
 import type { RouteSpec } from './route-spec.js';
 
-const KEY = /^[A-Za-z0-9._:-]{1,255}$/;
+/** The header's rule, as the OpenAPI document states it too. */
+export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9._:-]{1,255}$';
+const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 /** How long a completed key answers repeats: a day covers any merchant's retry schedule. */
 export const IDEMPOTENCY_KEEP_SECONDS = 24 * 60 * 60;

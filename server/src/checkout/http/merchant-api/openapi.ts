@@ -1,36 +1,72 @@
 /**
  * The OpenAPI 3.1 document of the merchant API, built from the route table: the same zod schemas
  * that validate requests are converted with `z.toJSONSchema` (JSON Schema 2020-12, which is what
- * OpenAPI 3.1 speaks).
+ * OpenAPI 3.1 speaks). Named schemas (schema-names.ts) are written once under
+ * `components.schemas`; the answers every route shares once under `components.responses`
+ * (openapi-responses.ts); request strings carry the server's control-character rule
+ * (openapi-strings.ts).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
+import { schemaCollector } from './openapi-components.js';
+import { completeResponses, sharedResponses } from './openapi-responses.js';
+import { strictRequestStrings } from './openapi-strings.js';
 import type { RouteSpec } from './route-spec.js';
+import './schema-names.js';
+import { ErrorResponse } from './schemas.js';
 
-function schemaOf(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  delete json.$schema;
-  return json;
-}
+type Json = Record<string, unknown>;
+
+/** What each tag of the route table groups, for the document's readers. */
+const TAGS: Record<string, string> = {
+  'Checkout sessions': 'A session per order: its token goes to <pay-checkout>.',
+  Orders: 'Orders from their session on: read, list, refresh, capture, void, return.',
+  'Card references': 'Cards kept as gateway references: make, read, forget.',
+  Rebills: 'Charges of a card reference, without the shopper.',
+  'Recurring payments': 'Schedules the gateway charges a card reference on.',
+  Payouts: 'Money to a card, bank account or phone: one step, or check then pay.',
+  Transfers: 'Money from a card reference to a card.',
+  'Account verification': 'A zero-amount authorisation of a card.',
+  'Hosted forms': "Links to the gateway's own payment, verification and payout pages.",
+  Operations: 'Any merchant operation by its id; a lost answer resolved by hand.',
+  Events: 'Every event, delivered to WEBHOOK_URL or not; sent again on request.',
+};
 
 /** `/orders/:orderId/capture` -> `/orders/{orderId}/capture`. */
 function openapiPath(path: string): string {
   return `/v1${path.replace(/:([A-Za-z]+)/g, '{$1}')}`;
 }
 
-function queryParameters(schema: z.ZodType) {
-  const json = schemaOf(schema, 'input') as {
-    properties?: Record<string, unknown>;
-    required?: string[];
-  };
-  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+/**
+ * Query parameters, one per property. An array is sent as one comma-separated value
+ * (`status=approved,declined`), which OpenAPI calls `style: form, explode: false`.
+ */
+function queryParameters(json: Json) {
+  const properties = (json.properties ?? {}) as Record<string, Json>;
+  const required = (json.required ?? []) as string[];
+  return Object.entries(properties).map(([name, property]) => ({
     name,
     in: 'query',
-    required: json.required?.includes(name) ?? false,
+    required: required.includes(name),
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    ...(property.type === 'array' ? { style: 'form', explode: false } : {}),
     schema: property,
   }));
 }
 
 export function buildOpenApi(specs: readonly RouteSpec[], serverUrl: string) {
+  const collector = schemaCollector((json, io) =>
+    io === 'input' ? (strictRequestStrings(json) as Json) : json,
+  );
+  const errorBody = collector.refTo(ErrorResponse, 'output');
+  const responseOf = (response: { description: string; schema?: z.ZodType }) => ({
+    description: response.description,
+    content: {
+      'application/json': {
+        schema: response.schema ? collector.schemaOf(response.schema, 'output') : errorBody,
+      },
+    },
+  });
   const paths: Record<string, Record<string, unknown>> = {};
   for (const spec of specs) {
     const path = openapiPath(spec.path);
@@ -42,31 +78,13 @@ export function buildOpenApi(specs: readonly RouteSpec[], serverUrl: string) {
         description,
         schema: { type: 'string' },
       })),
-      ...(spec.query ? queryParameters(spec.query) : []),
-      ...(spec.method === 'post'
-        ? [
-            {
-              name: 'Idempotency-Key',
-              in: 'header',
-              required: false,
-              description:
-                'A repeat with the same key and body gets the first answer and moves no money twice.',
-              schema: { type: 'string', maxLength: 255 },
-            },
-          ]
-        : []),
+      ...(spec.query ? queryParameters(collector.schemaOf(spec.query, 'input')) : []),
+      ...(spec.method === 'post' ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
     ];
-    const responses: Record<string, unknown> = {};
+    const own: Record<string, Json> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
-      responses[status] = {
-        description: response.description,
-        ...(response.schema
-          ? { content: { 'application/json': { schema: schemaOf(response.schema, 'output') } } }
-          : {}),
-      };
+      own[status] = responseOf(response);
     }
-    responses['400'] ??= { description: 'Invalid input; `error.field` names the field' };
-    responses['401'] ??= { description: 'Missing or invalid API key' };
     paths[path] ??= {};
     paths[path][spec.method] = {
       operationId: spec.operationId,
@@ -77,24 +95,50 @@ export function buildOpenApi(specs: readonly RouteSpec[], serverUrl: string) {
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: schemaOf(spec.body, 'input') } },
+              content: { 'application/json': { schema: collector.schemaOf(spec.body, 'input') } },
             },
           }
         : {}),
-      responses,
+      responses: completeResponses(own, {
+        post: spec.method === 'post',
+        hasPathParams: Object.keys(spec.params ?? {}).length > 0,
+        errorBody,
+      }),
     };
   }
+  const shared = sharedResponses(errorBody);
+  const tags = [...new Set(specs.map((spec) => spec.tag))].map((name) => ({
+    name,
+    ...(TAGS[name] ? { description: TAGS[name] } : {}),
+  }));
   return {
     openapi: '3.1.0',
     info: {
       title: 'pay-checkout merchant API',
       version: '1.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
-        'Server-to-server API of the pay-checkout companion backend. Authenticate with `Authorization: Bearer MERCHANT_API_KEY`.',
+        'Server-to-server API of the pay-checkout companion backend. Authenticate with `Authorization: Bearer MERCHANT_API_KEY`. Every error answer has the body `ErrorResponse`; `error.code` tells errors of one status apart. A method a path does not take is a 405 with `Allow`.',
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    tags,
     paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+      parameters: {
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.',
+          schema: { type: 'string', pattern: IDEMPOTENCY_KEY_PATTERN },
+        },
+      },
+      headers: shared.headers,
+      responses: shared.responses,
+      schemas: collector.schemas,
+    },
   };
 }

@@ -44,7 +44,9 @@ function minorUnitsOr400(amount: string, currency: string): number {
 }
 
 const ORDER_PARAM = { orderId: "The merchant's order id (client_orderid)." };
-const MoneyOpResult = z.object({ order: Order, operation: Operation });
+const MoneyOpResult = z
+  .object({ order: Order, operation: Operation })
+  .meta({ id: 'MoneyOperationResult' });
 
 export function orderRoutes(ctx: Context, routes: RouteTable): void {
   /**
@@ -173,10 +175,6 @@ export function orderRoutes(ctx: Context, routes: RouteTable): void {
           409: {
             description:
               "The order's state forbids it (the message says why); with `Retry-After` while another capture, void or return of it runs",
-            schema: ErrorResponse,
-          },
-          422: {
-            description: 'The Idempotency-Key was used with a different body',
             schema: ErrorResponse,
           },
         },

@@ -5,6 +5,7 @@
 import express, { Router } from 'express';
 import type { Context } from '../../context.js';
 import { FAILED_AUTH_WINDOW_MS, perIpLimit } from '../throttle.js';
+import { methodCheck } from './allowed-methods.js';
 import { hasMerchantKey, merchantAuth } from './auth.js';
 import { extraRoutes } from './extra-routes.js';
 import { idempotency } from './idempotency.js';
@@ -39,6 +40,7 @@ export function merchantRouter(ctx: Context, failedAuthPerIp: number): Router {
     }),
   );
   router.use(merchantAuth(ctx.config.merchantApiKey));
+  router.use(methodCheck(routes.specs));
   router.use(express.json({ limit: '32kb', strict: true }));
   router.use(api);
   return router;

@@ -4,10 +4,12 @@
  * cannot drift from what the server accepts.
  */
 import { z } from 'zod';
+import { luhnValid } from '../../../../../contract/card/luhn.js';
 import { holdsCardNumber, isCardLikeId } from '../../../card-number.js';
 import { isKnownCurrency, toControlCents, toMinorUnits } from '../../../signing/index.js';
 import { isListCursor } from '../../../store/index.js';
 import { oneLineText } from '../../customer/fields.js';
+import { AMOUNT_FITS_CURRENCY, AMOUNT_JSON, CURRENCY_JSON } from './amount-rules.js';
 import {
   Collect,
   CountryHint,
@@ -15,19 +17,25 @@ import {
   neverGroupsWhole,
   normaliseCustomer,
 } from './customer-rules.js';
+import { NON_BLANK_LINE_PATTERN } from './openapi-strings.js';
 
 // --- building blocks -------------------------------------------------------------------------
 
 export const Amount = z
   .string()
   .regex(/^\d{1,10}(\.\d{1,3})?$/, 'must be a decimal string in major units, e.g. "10.42"')
-  .meta({ description: 'Decimal string in major units, e.g. "10.42".', examples: ['10.42'] });
+  .meta({
+    description:
+      'Decimal string in major units, e.g. "10.42": more than zero, with at most as many decimals as the currency has (JPY none, EUR two, KWD three, the third being 0: the gateway signs whole cents). Where the currency is the order\'s (capture, return), the server checks the decimals against it.',
+    examples: ['10.42'],
+    ...AMOUNT_JSON,
+  });
 
 export const Currency = z
   .string()
   .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code, e.g. "EUR"')
   .refine(isKnownCurrency, 'is not a known ISO 4217 currency')
-  .meta({ description: 'ISO 4217 alphabetic code.', examples: ['EUR'] });
+  .meta({ description: 'A known ISO 4217 alphabetic code.', examples: ['EUR'], ...CURRENCY_JSON });
 
 /**
  * The merchant's order id: the gateway's `client_orderid` (at most 128 characters), claimed in
@@ -53,7 +61,7 @@ export const ORDER_ID_TAKEN =
   'orderId already used (field `orderId`): a checkout session, a payment attempt or a merchant operation holds it (the message says which); nothing was created or sent';
 
 /** One line of text (a name, an address line): the gateway refuses any control character in it. */
-const text = oneLineText;
+const text = (max: number) => oneLineText(max).meta({ pattern: NON_BLANK_LINE_PATTERN });
 
 /**
  * The shopper as the merchant knows them: every field optional (the element asks for what a
@@ -123,9 +131,18 @@ export function amountAboveZero(value: { amount?: string | undefined }, ctx: z.R
 /** A card reference id as the gateway gives it. */
 export const CardRefId = z
   .string()
-  .min(1, 'is required')
-  .max(64, 'must be at most 64 characters')
+  .regex(/^[!-~]{1,64}$/, 'must be 1-64 printable characters without spaces')
   .meta({ description: "A card reference id (the gateway's card-ref-id)." });
+
+/**
+ * A card number a merchant route sends on (a payout's or transfer's destination, a card to
+ * verify): refused here when its check digit is wrong, before any gateway call.
+ */
+const CardNumber = z
+  .string()
+  .regex(/^\d{12,19}$/, 'must be 12-19 digits')
+  .refine(luhnValid, 'is not a valid card number (Luhn check)')
+  .meta({ description: '12 to 19 digits passing the Luhn check (checked by the server).' });
 
 /**
  * Adds an issue on `savedCards` where the session could not charge them: a saved card is charged
@@ -372,12 +389,22 @@ export const OrderList = z.object({ orders: z.array(Order), nextCursor: z.string
 
 /** A page of a list: its size, and the cursor of the previous page's `nextCursor`. */
 export const PAGE = {
-  limit: z.coerce.number().int().min(1).max(500).default(50),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(50)
+    .meta({ description: 'How many items a page holds.' }),
   cursor: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'is not a cursor from a previous page')
     .refine(isListCursor, 'is not a cursor from a previous page')
-    .optional(),
+    .optional()
+    .meta({
+      description:
+        "The previous page's `nextCursor`, unchanged: any other value is a 400 naming `cursor`.",
+    }),
 };
 
 export const ListOrdersQuery = z
@@ -387,9 +414,21 @@ export const ListOrdersQuery = z
       .transform((s) => s.split(',').filter(Boolean))
       .pipe(z.array(OrderStatusEnum))
       .optional()
-      .meta({ description: 'One status, or several separated by commas.' }),
-    createdFrom: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
-    createdTo: z.iso.datetime({ error: 'must be an ISO 8601 date-time' }).optional(),
+      .meta({
+        description: 'One status, or several separated by commas.',
+        // As sent: one comma-separated value (openapi.ts makes it `style: form, explode: false`).
+        type: 'array',
+        items: { $ref: '#/components/schemas/OrderStatus' },
+        minItems: 1,
+      }),
+    createdFrom: z.iso
+      .datetime({ error: 'must be an ISO 8601 date-time' })
+      .optional()
+      .meta({ description: 'Orders created at or after this time (UTC, `Z`).' }),
+    createdTo: z.iso
+      .datetime({ error: 'must be an ISO 8601 date-time' })
+      .optional()
+      .meta({ description: 'Orders created before this time (UTC, `Z`).' }),
     ...PAGE,
   })
   .strict();
@@ -405,8 +444,12 @@ export const ListEventsQuery = z
     type: z
       .string()
       .regex(/^[a-z][a-z0-9._-]{0,60}$/, 'must be an event type such as order.approved')
-      .optional(),
-    orderId: MerchantOrderId.optional().meta({ description: "The merchant's order id." }),
+      .optional()
+      .meta({ description: 'One event type, e.g. `order.approved` or `capture.approved`.' }),
+    orderId: MerchantOrderId.optional().meta({
+      description:
+        "The merchant's order id: every event of that order (its statuses, payment attempts, card reference, and its captures, voids and returns), or of the merchant operation (rebill, payout, transfer, ...) made under that id.",
+    }),
     delivered: z
       .enum(['true', 'false'], { error: 'must be true or false' })
       .transform((v) => v === 'true')
@@ -431,7 +474,10 @@ export const Event = z
         "When the event was made: events of one order are in this order (each also carries the order's `updatedAt`).",
     }),
     livemode: z.boolean().optional(),
-    data: z.record(z.string(), z.unknown()),
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "An order's event: `order` (the order as `GET /v1/orders/{orderId}` shows it), and `attempt` or `cardRef` where they apply. An operation's event: `operationId`, `kind`, `orderId` (the merchant's order id: the order a capture, void or return moved, else the operation's own), `clientId` and `status`.",
+    }),
     delivery: z.object({
       state: z.enum(['pending', 'delivered', 'failed', 'not-configured']).meta({
         description:
@@ -503,7 +549,7 @@ export const CardInfo = z.object({
 
 export const CreateRebillBody = z
   .object({
-    cardRefId: z.string().min(1).max(64),
+    cardRefId: CardRefId,
     orderId: MerchantOrderId,
     amount: Amount,
     currency: Currency,
@@ -511,11 +557,12 @@ export const CreateRebillBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .meta({ allOf: AMOUNT_FITS_CURRENCY });
 
 export const CreateRecurringBody = z
   .object({
-    cardRefId: z.string().min(1).max(64),
+    cardRefId: CardRefId,
     amount: Amount,
     currency: Currency,
     // Not MerchantOrderId's namespace: create-recurring-payment sends no client_orderid.
@@ -533,7 +580,8 @@ export const CreateRecurringBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .meta({ allOf: AMOUNT_FITS_CURRENCY });
 
 /** A money movement other than a checkout payment: rebill, payout, transfer, verification... */
 export const Operation = z.object({
@@ -553,7 +601,7 @@ export const Operation = z.object({
 
 const CardDestination = z
   .object({
-    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    number: CardNumber,
     expMonth: z
       .string()
       .regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12')
@@ -568,9 +616,36 @@ const CardDestination = z
 
 const BankDestination = z.object({ accountNumber: text(64), bankName: text(128) }).strict();
 
+/**
+ * A payout's orderId, which `GET /v1/payouts/{payoutId}` reads it by: never `check`, the path of
+ * the two-step payout's first step, so that the two routes cannot be taken for one another.
+ */
+const PayoutOrderId = MerchantOrderId.refine(
+  (id) => id !== 'check',
+  'must not be `check` (the path of POST /v1/payouts/check)',
+).meta({ not: { const: 'check' } });
+
+/** Adds an issue when none of `keys` is given: a payout needs somewhere to send the money. */
+function oneDestination(keys: readonly string[]) {
+  return (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (keys.some((key) => value[key] !== undefined)) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: [keys[0] ?? 'card'],
+      message: `one destination (${keys.join(', ')}) is required`,
+    });
+  };
+}
+/** The same rule for the document: `anyOf` of `required`. */
+const oneDestinationJson = (keys: readonly string[]) => ({
+  anyOf: keys.map((key) => ({ required: [key] })),
+});
+const PAYOUT_DESTINATIONS = ['card', 'bank', 'phone'] as const;
+const CHECK_DESTINATIONS = ['cardNumber', 'bank', 'phone'] as const;
+
 export const CreatePayoutBody = z
   .object({
-    orderId: MerchantOrderId,
+    orderId: PayoutOrderId,
     amount: Amount,
     currency: Currency,
     description: z.string().max(2000).optional(),
@@ -585,26 +660,16 @@ export const CreatePayoutBody = z
   .strict()
   .superRefine(amountFitsCurrency)
   .superRefine(amountAboveZero)
-  .superRefine((v, ctx) => {
-    if (!v.card && !v.bank && !v.phone) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['card'],
-        message: 'one destination (card, bank or phone) is required',
-      });
-    }
-  });
+  .superRefine(oneDestination(PAYOUT_DESTINATIONS))
+  .meta({ allOf: AMOUNT_FITS_CURRENCY, ...oneDestinationJson(PAYOUT_DESTINATIONS) });
 
 export const CheckPayoutBody = z
   .object({
-    orderId: MerchantOrderId,
+    orderId: PayoutOrderId,
     amount: Amount,
     currency: Currency,
     description: z.string().max(2000).optional(),
-    cardNumber: z
-      .string()
-      .regex(/^\d{12,19}$/, 'must be 12-19 digits')
-      .optional(),
+    cardNumber: CardNumber.optional(),
     bank: BankDestination.optional(),
     phone: z
       .string()
@@ -613,7 +678,9 @@ export const CheckPayoutBody = z
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .superRefine(oneDestination(CHECK_DESTINATIONS))
+  .meta({ allOf: AMOUNT_FITS_CURRENCY, ...oneDestinationJson(CHECK_DESTINATIONS) });
 
 export const CreateTransferBody = z
   .object({
@@ -621,18 +688,19 @@ export const CreateTransferBody = z
     amount: Amount,
     currency: Currency,
     description: z.string().min(1).max(2000),
-    sourceCardRefId: z.string().min(1).max(64),
-    destinationCardNumber: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    sourceCardRefId: CardRefId,
+    destinationCardNumber: CardNumber,
   })
   .strict()
   .superRefine(amountFitsCurrency)
-  .superRefine(amountAboveZero);
+  .superRefine(amountAboveZero)
+  .meta({ allOf: AMOUNT_FITS_CURRENCY });
 
 // --- account verification and hosted forms ----------------------------------------------------
 
 const CardData = z
   .object({
-    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    number: CardNumber,
     expMonth: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 01-12'),
     expYear: z.string().regex(/^20\d{2}$/, 'must be four digits'),
     cvc: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
@@ -682,7 +750,17 @@ export const CreateHostedFormBody = z
     if (v.kind !== 'account-verification' && !v.amount) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: 'is required for this form' });
     }
-    if (v.kind !== 'account-verification') amountAboveZero(v, ctx);
+    // A verification takes no amount: one given is checked like any other, so never zero.
+    amountAboveZero(v, ctx);
+  })
+  .meta({
+    allOf: [
+      ...AMOUNT_FITS_CURRENCY,
+      {
+        if: { properties: { kind: { const: 'account-verification' } } },
+        else: { properties: { amount: { type: 'string' } }, required: ['amount'] },
+      },
+    ],
   });
 
 export const HostedFormLink = z.object({

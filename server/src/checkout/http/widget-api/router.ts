@@ -27,6 +27,7 @@ import { clientIp } from '../request-facts.js';
 import { perIpLimit, windowLimit } from '../throttle.js';
 import { allowedOrigin, widgetCors } from './cors.js';
 import { extendRoute, sessionClock } from './extend.js';
+import { buildWidgetOpenApi } from './openapi.js';
 import {
   CancelSchema,
   HostedPayRequestSchema,
@@ -121,6 +122,11 @@ function paymentIn(order: Order | null): Order | null {
 
 export function widgetRouter(ctx: Context, limits: WidgetLimits = DEFAULT_WIDGET_LIMITS): Router {
   const router = Router();
+  // Public, before the token: a document holds no secret, and tools read it without a session.
+  const document = buildWidgetOpenApi(ctx.config.publicUrl);
+  router.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
   router.use(widgetCors(ctx.config.allowedOrigins));
   router.use(perIpLimit({ limit: limits.perIp, windowMs: 60_000 }));
   router.use(jsonBody(express.json({ limit: '8kb' })));

@@ -160,6 +160,40 @@ describe('merchant API: orders and money operations', () => {
     );
   });
 
+  it("lists every event of an order by its id: its captures' and returns' too", async () => {
+    const orderId = await paidOrder('preauth');
+    const capture = await merchant(be.url, 'POST', `/v1/orders/${orderId}/capture`, {
+      amount: '6.00',
+    });
+    assert.equal(capture.status, 200, JSON.stringify(capture.body));
+    const refund = await merchant(be.url, 'POST', `/v1/orders/${orderId}/return`, {
+      amount: '2.50',
+    });
+    assert.equal(refund.status, 200, JSON.stringify(refund.body));
+    const listed = await merchant(be.url, 'GET', `/v1/events?orderId=${orderId}`);
+    assert.equal(listed.status, 200);
+    const events = listed.body.events as { type: string; data: Record<string, unknown> }[];
+    assert.deepEqual(events.map((e) => e.type).sort(), [
+      'capture.approved',
+      'order.approved',
+      'return.approved',
+    ]);
+    const capturedEvent = events.find((e) => e.type === 'capture.approved');
+    assert.equal(capturedEvent?.data.orderId, orderId);
+    assert.equal(capturedEvent?.data.operationId, capture.body.operation.id);
+    assert.equal(capturedEvent?.data.kind, 'capture');
+    // By type too: only this order's return.
+    const returns = await merchant(
+      be.url,
+      'GET',
+      `/v1/events?orderId=${orderId}&type=return.approved`,
+    );
+    assert.deepEqual(
+      returns.body.events.map((e: { data: { operationId: string } }) => e.data.operationId),
+      [refund.body.operation.id],
+    );
+  });
+
   it('voids an uncaptured preauth; a sale cannot be captured or voided', async () => {
     const preauth = await paidOrder('preauth');
     const voided = await merchant(be.url, 'POST', `/v1/orders/${preauth}/void`, {});
@@ -242,18 +276,17 @@ describe('merchant API: orders and money operations', () => {
   it('serves an OpenAPI 3.1 document generated from the validating schemas', async () => {
     const res = await fetch(`${be.url}/v1/openapi.json`);
     assert.equal(res.status, 200);
+    type Schema = { properties: Record<string, unknown>; required: string[]; $ref?: string };
     const doc = (await res.json()) as {
       openapi: string;
+      components: { schemas: Record<string, Schema> };
       paths: Record<
         string,
         Record<
           string,
           {
             requestBody?: {
-              content: Record<
-                string,
-                { schema: { properties: Record<string, unknown>; required: string[] } }
-              >;
+              content: Record<string, { schema: Schema }>;
             };
             responses: Record<string, { description: string }>;
           }
@@ -261,8 +294,13 @@ describe('merchant API: orders and money operations', () => {
       >;
     };
     assert.equal(doc.openapi, '3.1.0');
+    // A named schema is written once under components.schemas.
+    const resolved = (schema: Schema | undefined) =>
+      schema?.$ref
+        ? doc.components.schemas[schema.$ref.replace('#/components/schemas/', '')]
+        : schema;
     const create = doc.paths['/v1/checkout-sessions']?.post;
-    const schema = create?.requestBody?.content['application/json']?.schema;
+    const schema = resolved(create?.requestBody?.content['application/json']?.schema);
     assert.ok(schema);
     assert.deepEqual(Object.keys(schema.properties).sort(), [
       'amount',
@@ -287,6 +325,7 @@ describe('merchant API: orders and money operations', () => {
       items: { type: 'string', enum: ['direct', 'hosted'] },
       minItems: 1,
       maxItems: 2,
+      uniqueItems: true,
       default: ['direct', 'hosted'],
       description: (schema.properties.modes as { description: string }).description,
     });
@@ -310,7 +349,7 @@ describe('merchant API: orders and money operations', () => {
     // sessions, attempts and operations, or (never sent to the gateway) recurring payments' own.
     const conflicts = new Map<string, string | undefined>();
     for (const [path, methods] of Object.entries(doc.paths)) {
-      const body = methods.post?.requestBody?.content['application/json']?.schema;
+      const body = resolved(methods.post?.requestBody?.content['application/json']?.schema);
       if (body?.properties.orderId)
         conflicts.set(path, methods.post?.responses['409']?.description);
     }

@@ -291,6 +291,71 @@ describe('merchant API: card refs, rebills, recurring, payouts, transfers, verif
     assert.equal(noAmount.body.error.field, 'amount');
   });
 
+  it('refuses a card number failing Luhn, a malformed card reference or no payout destination, sending nothing', async () => {
+    const card = {
+      number: '4000000000000001',
+      expMonth: '12',
+      expYear: '2030',
+      cvc: '123',
+      holder: 'J S',
+    };
+    const money = { amount: '1.00', currency: 'EUR' };
+    const refusals: [string, unknown, string][] = [
+      [
+        '/v1/account-verifications',
+        { orderId: uniqueOrderId('av'), card, customer: CUSTOMER },
+        'card.number',
+      ],
+      [
+        '/v1/payouts',
+        { orderId: uniqueOrderId('po'), ...money, card: { number: card.number } },
+        'card.number',
+      ],
+      [
+        '/v1/payouts/check',
+        { orderId: uniqueOrderId('pc'), ...money, cardNumber: card.number },
+        'cardNumber',
+      ],
+      ['/v1/payouts/check', { orderId: uniqueOrderId('pc'), ...money }, 'cardNumber'],
+      [
+        '/v1/transfers',
+        {
+          orderId: uniqueOrderId('tr'),
+          ...money,
+          description: 'x',
+          sourceCardRefId: cardRefId,
+          destinationCardNumber: card.number,
+        },
+        'destinationCardNumber',
+      ],
+      ['/v1/rebills', { orderId: uniqueOrderId('rb'), ...money, cardRefId: 'é é' }, 'cardRefId'],
+      [
+        '/v1/recurring-payments',
+        {
+          orderId: uniqueOrderId('rp'),
+          ...money,
+          cardRefId: 'a b',
+          email: 'a@example.com',
+          period: 'month',
+          interval: 1,
+        },
+        'cardRefId',
+      ],
+    ];
+    for (const [path, body, field] of refusals) {
+      const res = await merchant(be.url, 'POST', path, body);
+      assert.equal(res.status, 400, `${path}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.field, field, path);
+    }
+    // Nothing was recorded, so nothing was sent: each is a 400 before the operation exists.
+    for (const [path, body] of refusals) {
+      const orderId = (body as { orderId: string }).orderId;
+      const kind = path.split('/')[2];
+      const read = await merchant(be.url, 'GET', `/v1/${kind}/${orderId}`);
+      assert.equal(read.status, 404, `${path} ${orderId}`);
+    }
+  });
+
   it('refreshes a pending order from the gateway on demand', async () => {
     const res = await merchant(be.url, 'POST', `/v1/orders/${paidOrderId}/refresh`, {});
     assert.equal(res.status, 200);
