@@ -1,10 +1,10 @@
 /**
- * A payment link, end to end in Chromium: the merchant creates it with amount, currency,
- * description (and the customer, as a session takes it); a shopper opens its URL, is given a visit
- * of their own, types the card, passes a 3-D Secure challenge in the element's dialog, and the link
- * reads `paid` with one `payment_link.paid` event; a reload of the visit thanks the shopper, and the
- * link's address says it is paid. The page runs under its own strict CSP: a violation would stop
- * the element, and the test would not reach the challenge.
+ * A payment link, end to end in Chromium: the merchant creates it with amount, currency and
+ * description only; a shopper opens its URL, is given a visit of their own, types contact, billing
+ * address and card, passes a 3-D Secure challenge in the element's dialog, and the link reads
+ * `paid` with one `payment_link.paid` event; the sale carried what was typed; a reload of the
+ * visit thanks the shopper, and the link's address says it is paid. The page runs under its own
+ * strict CSP: a violation would stop the element, and the test would not reach the challenge.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -25,7 +25,7 @@ import {
 } from '../support/loopback-stack.js';
 import { memoryCheckoutStore } from '../support/memory-schemas.js';
 import { scaled } from '../support/time-scale.js';
-import { CUSTOMER, merchant } from '../support/widget-api-client.js';
+import { merchant } from '../support/widget-api-client.js';
 import { DESKTOP, launchBrowser } from './support/browser.js';
 import {
   answerChallenge,
@@ -88,7 +88,6 @@ describe('a payment link paid in Chromium', () => {
       amount: '18.50',
       currency: 'EUR',
       description: 'Phone order 2291',
-      customer: CUSTOMER,
       returnUrl: 'https://shop.example/thanks',
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -108,6 +107,14 @@ describe('a payment link paid in Chromium', () => {
     await page.getByRole('heading', { name: 'Corner Shop' }).waitFor();
     await page.getByText('Phone order 2291').waitFor();
     await payButton(page).waitFor();
+    // The link knows only the amount: the shopper types contact and billing address, then the card.
+    const element = page.locator('pay-checkout');
+    await element.getByLabel('Email', { exact: true }).fill('sherlock@example.com');
+    await element.getByLabel('Phone', { exact: true }).fill('020 7946 0018');
+    await element.getByLabel('Country', { exact: true }).selectOption('GB');
+    await element.getByLabel('Address', { exact: true }).fill('221B Baker Street');
+    await element.getByLabel('City', { exact: true }).fill('London');
+    await element.getByLabel('Postal code', { exact: true }).fill('NW1 6XE');
     await typeCard(page, card);
     await payButton(page).click();
     await challengeFrame(page).getByLabel('One-time code').waitFor();
@@ -124,10 +131,13 @@ describe('a payment link paid in Chromium', () => {
     assert.equal(read.body.state, 'paid');
     assert.equal(read.body.paymentCount, 1);
     const orderId = read.body.payments[0].orderId as string;
-    assert.equal(
-      (await merchant(backend.url, 'GET', `/v1/orders/${orderId}`)).body.status,
-      'approved',
-    );
+    const paidOrder = (await merchant(backend.url, 'GET', `/v1/orders/${orderId}`)).body;
+    assert.equal(paidOrder.status, 'approved');
+    // The sale carried what the shopper typed, as the merchant API shows it.
+    assert.equal(paidOrder.customer.email, 'sherlock@example.com');
+    assert.equal(paidOrder.customer.phone, '+442079460018');
+    assert.equal(paidOrder.customer.address1, '221B Baker Street');
+    assert.equal(paidOrder.customer.zipCode, 'NW1 6XE');
     const events = await merchant(backend.url, 'GET', '/v1/events?type=payment_link.paid');
     assert.deepEqual(
       events.body.events
