@@ -210,6 +210,41 @@ async function onlyAnAmount(s: Shopper): Promise<void> {
   );
 }
 
+/**
+ * A payment link (issue 38): the merchant creates one with amount, currency and description only;
+ * the shopper opens its URL (the backend's own page, its strict CSP, the element pinned by
+ * integrity), types contact, address and card, passes the bank's challenge; the link reads `paid`.
+ */
+async function paymentLink(s: Shopper): Promise<void> {
+  const created = await s.stack.merchantApi('POST', '/v1/payment-links', {
+    amount: '10.42',
+    currency: 'EUR',
+    description: `Matrix link ${s.engine}`,
+  });
+  assert.equal(created.status, 201, JSON.stringify(created.body));
+  const link = created.body as { id: string; url: string };
+  await s.tab.goto(link.url);
+  await formReady(s);
+  await s.tab.type(field('email'), 'sherlock@example.com');
+  await s.tab.type(field('phone'), '020 7946 0018');
+  assert.equal(await s.tab.run(CHOOSE_COUNTRY, 'GB'), 'GB');
+  await s.tab.type(field('address1'), '221B Baker Street');
+  await s.tab.type(field('city'), 'London');
+  await s.tab.type(field('zipCode'), 'NW1 6XE');
+  await typeCard(s, s.card('3ds2-challenge'));
+  await s.tab.run(`() => document.querySelector('pay-checkout').shadowRoot
+    .querySelector('button[type="submit"]').scrollIntoView({ block: 'center' })`);
+  await s.tab.click(PAY);
+  await s.tab.waitFor(stateWhere('s.dialogOpen'), null, 'the challenge dialog');
+  await answerInDialog(s, s.card('3ds2-challenge').otp ?? '');
+  const end = await outcome(s);
+  assert.equal(end.result?.kind, 'approved', `the element shows ${JSON.stringify(end)}`);
+  const read = await s.stack.merchantApi('GET', `/v1/payment-links/${link.id}`);
+  const paid = read.body as { state: string; paymentCount: number };
+  assert.equal(paid.state, 'paid', JSON.stringify(read.body));
+  assert.equal(paid.paymentCount, 1);
+}
+
 export interface Journey {
   name: string;
   /** A colour scheme other than light (the looks checks). */
@@ -233,6 +268,10 @@ export const JOURNEYS: Journey[] = [
   {
     name: 'a shop that knows only the amount: the shopper types contact, address and card, 3-D Secure, the sale carries what they typed',
     run: onlyAnAmount,
+  },
+  {
+    name: 'a payment link: opened from its URL, contact, address and card typed, 3-D Secure, the link paid',
+    run: paymentLink,
   },
   {
     name: 'approved',
