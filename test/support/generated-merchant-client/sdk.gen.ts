@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, Options as Options2, TDataShape } from './client/index.js';
-import type { CaptureOrderData, CaptureOrderErrors, CaptureOrderResponses, CheckPayoutData, CheckPayoutErrors, CheckPayoutResponses, CreateAccountVerificationData, CreateAccountVerificationErrors, CreateAccountVerificationResponses, CreateCardRefData, CreateCardRefErrors, CreateCardRefResponses, CreateCheckoutSessionData, CreateCheckoutSessionErrors, CreateCheckoutSessionResponses, CreateHostedFormData, CreateHostedFormErrors, CreateHostedFormResponses, CreatePayoutData, CreatePayoutErrors, CreatePayoutResponses, CreateRebillData, CreateRebillErrors, CreateRebillResponses, CreateRecurringPaymentData, CreateRecurringPaymentErrors, CreateRecurringPaymentResponses, CreateTransferData, CreateTransferErrors, CreateTransferResponses, ExpireCheckoutSessionData, ExpireCheckoutSessionErrors, ExpireCheckoutSessionResponses, ForgetCardRefData, ForgetCardRefErrors, ForgetCardRefResponses, GetAccountVerificationData, GetAccountVerificationErrors, GetAccountVerificationResponses, GetCardRefData, GetCardRefErrors, GetCardRefResponses, GetCheckoutSessionData, GetCheckoutSessionErrors, GetCheckoutSessionResponses, GetHostedFormData, GetHostedFormErrors, GetHostedFormResponses, GetOperationData, GetOperationErrors, GetOperationResponses, GetOrderData, GetOrderErrors, GetOrderResponses, GetPayoutData, GetPayoutErrors, GetPayoutResponses, GetRebillData, GetRebillErrors, GetRebillResponses, GetRecurringPaymentData, GetRecurringPaymentErrors, GetRecurringPaymentResponses, GetTransferData, GetTransferErrors, GetTransferResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListOrdersData, ListOrdersErrors, ListOrdersResponses, PayPayoutData, PayPayoutErrors, PayPayoutResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RefreshOrderData, RefreshOrderErrors, RefreshOrderResponses, ResolveOperationData, ResolveOperationErrors, ResolveOperationResponses, ReturnOrderData, ReturnOrderErrors, ReturnOrderResponses, VoidOrderData, VoidOrderErrors, VoidOrderResponses } from './types.gen.js';
+import type { CaptureOrderData, CaptureOrderErrors, CaptureOrderResponses, CheckPayoutData, CheckPayoutErrors, CheckPayoutResponses, CreateAccountVerificationData, CreateAccountVerificationErrors, CreateAccountVerificationResponses, CreateCardRefData, CreateCardRefErrors, CreateCardRefResponses, CreateCheckoutSessionData, CreateCheckoutSessionErrors, CreateCheckoutSessionResponses, CreateHostedFormData, CreateHostedFormErrors, CreateHostedFormResponses, CreatePaymentLinkData, CreatePaymentLinkErrors, CreatePaymentLinkResponses, CreatePayoutData, CreatePayoutErrors, CreatePayoutResponses, CreateRebillData, CreateRebillErrors, CreateRebillResponses, CreateRecurringPaymentData, CreateRecurringPaymentErrors, CreateRecurringPaymentResponses, CreateTransferData, CreateTransferErrors, CreateTransferResponses, DeactivatePaymentLinkData, DeactivatePaymentLinkErrors, DeactivatePaymentLinkResponses, ExpireCheckoutSessionData, ExpireCheckoutSessionErrors, ExpireCheckoutSessionResponses, ForgetCardRefData, ForgetCardRefErrors, ForgetCardRefResponses, GetAccountVerificationData, GetAccountVerificationErrors, GetAccountVerificationResponses, GetCardRefData, GetCardRefErrors, GetCardRefResponses, GetCheckoutSessionData, GetCheckoutSessionErrors, GetCheckoutSessionResponses, GetHostedFormData, GetHostedFormErrors, GetHostedFormResponses, GetOperationData, GetOperationErrors, GetOperationResponses, GetOrderData, GetOrderErrors, GetOrderResponses, GetPaymentLinkData, GetPaymentLinkErrors, GetPaymentLinkResponses, GetPayoutData, GetPayoutErrors, GetPayoutResponses, GetRebillData, GetRebillErrors, GetRebillResponses, GetRecurringPaymentData, GetRecurringPaymentErrors, GetRecurringPaymentResponses, GetTransferData, GetTransferErrors, GetTransferResponses, ListEventsData, ListEventsErrors, ListEventsResponses, ListOrdersData, ListOrdersErrors, ListOrdersResponses, ListPaymentLinksData, ListPaymentLinksErrors, ListPaymentLinksResponses, PayPayoutData, PayPayoutErrors, PayPayoutResponses, RedeliverEventData, RedeliverEventErrors, RedeliverEventResponses, RefreshOrderData, RefreshOrderErrors, RefreshOrderResponses, ResolveOperationData, ResolveOperationErrors, ResolveOperationResponses, ReturnOrderData, ReturnOrderErrors, ReturnOrderResponses, VoidOrderData, VoidOrderErrors, VoidOrderResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -332,6 +332,50 @@ export const getOperation = <ThrowOnError extends boolean = false>(options: Opti
 export const resolveOperation = <ThrowOnError extends boolean = false>(options: Options<ResolveOperationData, ThrowOnError>) => (options.client ?? client).post<ResolveOperationResponses, ResolveOperationErrors, ThrowOnError>({
     security: [{ scheme: 'bearer', type: 'http' }],
     url: '/v1/operations/{operationId}/resolve',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List payment links, newest first, with a cursor (no QR codes: read one for it).
+ */
+export const listPaymentLinks = <ThrowOnError extends boolean = false>(options?: Options<ListPaymentLinksData, ThrowOnError>) => (options?.client ?? client).get<ListPaymentLinksResponses, ListPaymentLinksErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/payment-links',
+    ...options
+});
+
+/**
+ * Create a payment link: a page of ours (`url`, and its QR code) where a shopper pays the amount, for a sale with no shop page.
+ */
+export const createPaymentLink = <ThrowOnError extends boolean = false>(options: Options<CreatePaymentLinkData, ThrowOnError>) => (options.client ?? client).post<CreatePaymentLinkResponses, CreatePaymentLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/payment-links',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Read a payment link: its state and the payments it took.
+ */
+export const getPaymentLink = <ThrowOnError extends boolean = false>(options: Options<GetPaymentLinkData, ThrowOnError>) => (options.client ?? client).get<GetPaymentLinkResponses, GetPaymentLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/payment-links/{paymentLinkId}',
+    ...options
+});
+
+/**
+ * End an active link now: its page takes no payment, the open sessions of its visits are expired, and an approval that still arrives for one of them is reversed in full. A link that is paid, expired or deactivated already is answered as it is.
+ */
+export const deactivatePaymentLink = <ThrowOnError extends boolean = false>(options: Options<DeactivatePaymentLinkData, ThrowOnError>) => (options.client ?? client).post<DeactivatePaymentLinkResponses, DeactivatePaymentLinkErrors, ThrowOnError>({
+    security: [{ scheme: 'bearer', type: 'http' }],
+    url: '/v1/payment-links/{paymentLinkId}/deactivate',
     ...options,
     headers: {
         'Content-Type': 'application/json',

@@ -2389,6 +2389,503 @@ export type ResolveOperationResponses = {
 
 export type ResolveOperationResponse = ResolveOperationResponses[keyof ResolveOperationResponses];
 
+export type ListPaymentLinksData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * How many items a page holds.
+         */
+        limit?: number;
+        /**
+         * The previous page's `nextCursor`, unchanged: any other value is a 400 naming `cursor`.
+         */
+        cursor?: string;
+    };
+    url: '/v1/payment-links';
+};
+
+export type ListPaymentLinksErrors = {
+    /**
+     * Invalid input (`validation`): `error.field` names the field (a dotted path such as `customer.email`, `body` for a body that is not JSON, `Idempotency-Key` for that header), `error.message` says what is wrong.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (`unauthorized`).
+     */
+    401: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
+     * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error (`internal`); `error.requestId` finds it in the logs.
+     */
+    500: ErrorResponse;
+    /**
+     * The payment gateway could not be reached or failed (`gateway`).
+     */
+    502: ErrorResponse;
+    /**
+     * The backend cannot serve now (`unavailable`: a library app not started yet); try again later.
+     */
+    503: ErrorResponse;
+};
+
+export type ListPaymentLinksError = ListPaymentLinksErrors[keyof ListPaymentLinksErrors];
+
+export type ListPaymentLinksResponses = {
+    /**
+     * A page of payment links
+     */
+    200: {
+        paymentLinks: Array<{
+            id: string;
+            /**
+             * The link's page: send it to the shopper.
+             */
+            url: string;
+            livemode: boolean;
+            /**
+             * `active` takes payments; `paid` took its last one; `expired` and `deactivated` take none.
+             */
+            state: 'active' | 'paid' | 'expired' | 'deactivated';
+            amount: string;
+            currency: string;
+            intent: 'sale' | 'preauth';
+            description: string;
+            orderIdPrefix: string;
+            customer: {
+                [key: string]: unknown;
+            };
+            collect: {
+                [key: string]: unknown;
+            } | null;
+            countryHint: string | null;
+            locale: string | null;
+            returnUrl: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            reusable: boolean;
+            /**
+             * null: no cap.
+             */
+            maxPayments: number | null;
+            paymentCount: number;
+            /**
+             * The payments the link kept, oldest first: each an order of its own (`GET /v1/orders/{orderId}`).
+             */
+            payments: Array<{
+                orderId: string;
+                sessionId: string;
+                createdAt: string;
+            }>;
+            expiresAt: string;
+            createdAt: string;
+            updatedAt: string;
+        }>;
+        nextCursor: string | null;
+    };
+};
+
+export type ListPaymentLinksResponse = ListPaymentLinksResponses[keyof ListPaymentLinksResponses];
+
+export type CreatePaymentLinkData = {
+    body: {
+        amount: Amount;
+        currency: Currency;
+        description: string;
+        /**
+         * A prefix of the orders the link makes: each visit of its page is an order of its own, `<orderId>-1`, `<orderId>-2`, ... (one a visit, paid or not). A random `pl-…` prefix when not given. A visit's number whose id is held already (you used it elsewhere) is skipped.
+         */
+        orderId?: string;
+        intent?: 'sale' | 'preauth';
+        /**
+         * What you know of the customer (any part, or none), passed to each visit's checkout session as a session's `customer`: the element asks the shopper for the rest.
+         */
+        customer?: Customer;
+        /**
+         * What the element asks the shopper, per group of the data every sale carries: `auto` (the default: ask when `customer` lacks what the gateway needs of the group), `always` (ask, prefilled with what you sent), `never` (you guarantee it: a `customer` lacking a field of the group is a 400 naming it). The gateway needs `email`; `phone`; and of `billingAddress` `country`, `address1`, `city`, `zipCode` (unless the country has no postal codes) and `state` (US, CA, AU).
+         */
+        collect?: {
+            email?: 'auto' | 'always' | 'never';
+            phone?: 'auto' | 'always' | 'never';
+            billingAddress?: 'auto' | 'always' | 'never';
+        };
+        /**
+         * The country the element's billing-address part starts on when `customer` names none (ISO 3166-1 alpha-2); without it, the browser's region.
+         */
+        countryHint?: string;
+        /**
+         * The page's and the element's language; by default the shopper's browser's (Accept-Language).
+         */
+        locale?: string;
+        /**
+         * When the link stops taking payments: in the future, at most 90 days from now; 7 days by default. Then `expired` (webhook `payment_link.expired`).
+         */
+        expiresAt?: string;
+        /**
+         * False (default): one payment, however many visits or tabs (a second approval is reversed in full). True: each payment an order of its own, up to `maxPayments`.
+         */
+        reusable?: boolean;
+        /**
+         * A reusable link takes this many payments, then reads `paid` (webhook `payment_link.paid`); no cap when not given.
+         */
+        maxPayments?: number;
+        /**
+         * Where the page sends the shopper after the payment (a "Continue" link).
+         */
+        returnUrl?: string;
+        /**
+         * Free key/value strings kept with the link and passed to each visit's session (with `paymentLinkId`), so order events name the link.
+         */
+        metadata?: {
+            [key: string]: string;
+        };
+    };
+    headers?: {
+        /**
+         * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/v1/payment-links';
+};
+
+export type CreatePaymentLinkErrors = {
+    /**
+     * Invalid input (`validation`): `error.field` names the field (a dotted path such as `customer.email`, `body` for a body that is not JSON, `Idempotency-Key` for that header), `error.message` says what is wrong.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (`unauthorized`).
+     */
+    401: ErrorResponse;
+    /**
+     * `idempotency-conflict`: a request with this Idempotency-Key is still running; send it again a little later.
+     */
+    409: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
+     * `idempotency-conflict`: this Idempotency-Key was used with another body.
+     */
+    422: ErrorResponse;
+    /**
+     * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error (`internal`); `error.requestId` finds it in the logs.
+     */
+    500: ErrorResponse;
+    /**
+     * The payment gateway could not be reached or failed (`gateway`).
+     */
+    502: ErrorResponse;
+    /**
+     * The backend cannot serve now (`unavailable`: a library app not started yet); try again later.
+     */
+    503: ErrorResponse;
+};
+
+export type CreatePaymentLinkError = CreatePaymentLinkErrors[keyof CreatePaymentLinkErrors];
+
+export type CreatePaymentLinkResponses = {
+    /**
+     * Created
+     */
+    201: {
+        id: string;
+        /**
+         * The link's page: send it to the shopper.
+         */
+        url: string;
+        livemode: boolean;
+        /**
+         * `active` takes payments; `paid` took its last one; `expired` and `deactivated` take none.
+         */
+        state: 'active' | 'paid' | 'expired' | 'deactivated';
+        amount: string;
+        currency: string;
+        intent: 'sale' | 'preauth';
+        description: string;
+        orderIdPrefix: string;
+        customer: {
+            [key: string]: unknown;
+        };
+        collect: {
+            [key: string]: unknown;
+        } | null;
+        countryHint: string | null;
+        locale: string | null;
+        returnUrl: string | null;
+        metadata: {
+            [key: string]: unknown;
+        };
+        reusable: boolean;
+        /**
+         * null: no cap.
+         */
+        maxPayments: number | null;
+        paymentCount: number;
+        /**
+         * The payments the link kept, oldest first: each an order of its own (`GET /v1/orders/{orderId}`).
+         */
+        payments: Array<{
+            orderId: string;
+            sessionId: string;
+            createdAt: string;
+        }>;
+        expiresAt: string;
+        createdAt: string;
+        updatedAt: string;
+        /**
+         * The link's `url` as a QR code, an SVG document.
+         */
+        qrCode: string;
+    };
+};
+
+export type CreatePaymentLinkResponse = CreatePaymentLinkResponses[keyof CreatePaymentLinkResponses];
+
+export type GetPaymentLinkData = {
+    body?: never;
+    path: {
+        /**
+         * The payment link id (`id` of its creation, `plink_` and 22 characters).
+         */
+        paymentLinkId: string;
+    };
+    query?: never;
+    url: '/v1/payment-links/{paymentLinkId}';
+};
+
+export type GetPaymentLinkErrors = {
+    /**
+     * Invalid input (`validation`): `error.field` names the field (a dotted path such as `customer.email`, `body` for a body that is not JSON, `Idempotency-Key` for that header), `error.message` says what is wrong.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (`unauthorized`).
+     */
+    401: ErrorResponse;
+    /**
+     * Not found
+     */
+    404: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
+     * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error (`internal`); `error.requestId` finds it in the logs.
+     */
+    500: ErrorResponse;
+    /**
+     * The payment gateway could not be reached or failed (`gateway`).
+     */
+    502: ErrorResponse;
+    /**
+     * The backend cannot serve now (`unavailable`: a library app not started yet); try again later.
+     */
+    503: ErrorResponse;
+};
+
+export type GetPaymentLinkError = GetPaymentLinkErrors[keyof GetPaymentLinkErrors];
+
+export type GetPaymentLinkResponses = {
+    /**
+     * The payment link
+     */
+    200: {
+        id: string;
+        /**
+         * The link's page: send it to the shopper.
+         */
+        url: string;
+        livemode: boolean;
+        /**
+         * `active` takes payments; `paid` took its last one; `expired` and `deactivated` take none.
+         */
+        state: 'active' | 'paid' | 'expired' | 'deactivated';
+        amount: string;
+        currency: string;
+        intent: 'sale' | 'preauth';
+        description: string;
+        orderIdPrefix: string;
+        customer: {
+            [key: string]: unknown;
+        };
+        collect: {
+            [key: string]: unknown;
+        } | null;
+        countryHint: string | null;
+        locale: string | null;
+        returnUrl: string | null;
+        metadata: {
+            [key: string]: unknown;
+        };
+        reusable: boolean;
+        /**
+         * null: no cap.
+         */
+        maxPayments: number | null;
+        paymentCount: number;
+        /**
+         * The payments the link kept, oldest first: each an order of its own (`GET /v1/orders/{orderId}`).
+         */
+        payments: Array<{
+            orderId: string;
+            sessionId: string;
+            createdAt: string;
+        }>;
+        expiresAt: string;
+        createdAt: string;
+        updatedAt: string;
+        /**
+         * The link's `url` as a QR code, an SVG document.
+         */
+        qrCode: string;
+    };
+};
+
+export type GetPaymentLinkResponse = GetPaymentLinkResponses[keyof GetPaymentLinkResponses];
+
+export type DeactivatePaymentLinkData = {
+    body: EmptyBody;
+    headers?: {
+        /**
+         * A repeat with the same key and body gets the first answer (`Idempotent-Replayed: true`) and moves no money twice; the same key with another body is a 422 `idempotency-conflict`. Kept for 24 hours.
+         */
+        'Idempotency-Key'?: string;
+    };
+    path: {
+        /**
+         * The payment link id (`id` of its creation, `plink_` and 22 characters).
+         */
+        paymentLinkId: string;
+    };
+    query?: never;
+    url: '/v1/payment-links/{paymentLinkId}/deactivate';
+};
+
+export type DeactivatePaymentLinkErrors = {
+    /**
+     * Invalid input (`validation`): `error.field` names the field (a dotted path such as `customer.email`, `body` for a body that is not JSON, `Idempotency-Key` for that header), `error.message` says what is wrong.
+     */
+    400: ErrorResponse;
+    /**
+     * Missing or invalid API key (`unauthorized`).
+     */
+    401: ErrorResponse;
+    /**
+     * Not found
+     */
+    404: ErrorResponse;
+    /**
+     * `idempotency-conflict`: a request with this Idempotency-Key is still running; send it again a little later.
+     */
+    409: ErrorResponse;
+    /**
+     * The body is larger than 32 KB (`payload-too-large`).
+     */
+    413: ErrorResponse;
+    /**
+     * `idempotency-conflict`: this Idempotency-Key was used with another body.
+     */
+    422: ErrorResponse;
+    /**
+     * Too many requests without a valid API key from this address (`rate-limited`); a request with the valid key is never limited.
+     */
+    429: ErrorResponse;
+    /**
+     * An unexpected error (`internal`); `error.requestId` finds it in the logs.
+     */
+    500: ErrorResponse;
+    /**
+     * The payment gateway could not be reached or failed (`gateway`).
+     */
+    502: ErrorResponse;
+    /**
+     * The backend cannot serve now (`unavailable`: a library app not started yet); try again later.
+     */
+    503: ErrorResponse;
+};
+
+export type DeactivatePaymentLinkError = DeactivatePaymentLinkErrors[keyof DeactivatePaymentLinkErrors];
+
+export type DeactivatePaymentLinkResponses = {
+    /**
+     * The payment link
+     */
+    200: {
+        id: string;
+        /**
+         * The link's page: send it to the shopper.
+         */
+        url: string;
+        livemode: boolean;
+        /**
+         * `active` takes payments; `paid` took its last one; `expired` and `deactivated` take none.
+         */
+        state: 'active' | 'paid' | 'expired' | 'deactivated';
+        amount: string;
+        currency: string;
+        intent: 'sale' | 'preauth';
+        description: string;
+        orderIdPrefix: string;
+        customer: {
+            [key: string]: unknown;
+        };
+        collect: {
+            [key: string]: unknown;
+        } | null;
+        countryHint: string | null;
+        locale: string | null;
+        returnUrl: string | null;
+        metadata: {
+            [key: string]: unknown;
+        };
+        reusable: boolean;
+        /**
+         * null: no cap.
+         */
+        maxPayments: number | null;
+        paymentCount: number;
+        /**
+         * The payments the link kept, oldest first: each an order of its own (`GET /v1/orders/{orderId}`).
+         */
+        payments: Array<{
+            orderId: string;
+            sessionId: string;
+            createdAt: string;
+        }>;
+        expiresAt: string;
+        createdAt: string;
+        updatedAt: string;
+        /**
+         * The link's `url` as a QR code, an SVG document.
+         */
+        qrCode: string;
+    };
+};
+
+export type DeactivatePaymentLinkResponse = DeactivatePaymentLinkResponses[keyof DeactivatePaymentLinkResponses];
+
 export type ListEventsData = {
     body?: never;
     path?: never;
