@@ -4,6 +4,7 @@
  * first: the sweeper or a read), the merchant may deactivate it. A link that takes no more
  * payment has its visits' open sessions ended by the sweeper, so no other tab starts a payment.
  */
+import { randomBytes } from 'node:crypto';
 import type { CollectSetting, JsonObject, PaymentLink } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { expireSession } from '../payments/session-life.js';
@@ -33,6 +34,15 @@ export interface CreatePaymentLink {
   reusable: boolean;
   maxPayments: number | null;
   expiresAt: Date;
+}
+
+/**
+ * A prefix for the orders of a link that names none: `pl-` and 12 random letters. Letters only: a
+ * run of digits in an order id may look like a card number, which is masked wherever it is stored.
+ */
+export function randomOrderIdPrefix(): string {
+  const letters = [...randomBytes(12)].map((b) => String.fromCharCode(97 + (b % 26)));
+  return `pl-${letters.join('')}`;
 }
 
 export function createPaymentLink(ctx: Context, input: CreatePaymentLink): Promise<PaymentLink> {

@@ -3,7 +3,6 @@
  * one. What a link does is the domain's (payment-links/); each visit of its page is a checkout
  * session, and its payments are orders like any other.
  */
-import { randomBytes } from 'node:crypto';
 import { toMinorUnits } from '../../../signing/index.js';
 import { PAYMENT_LINK_ID, type PaymentLink } from '../../../store/index.js';
 import type { Context } from '../../context.js';
@@ -13,6 +12,7 @@ import {
   currentLink,
   DEFAULT_LINK_DAYS,
   deactivateLink,
+  randomOrderIdPrefix,
 } from '../../payment-links/links.js';
 import { paymentLinkView, qrCodeOf } from '../../payment-links/views.js';
 import {
@@ -56,7 +56,7 @@ export function paymentLinkRoutes(ctx: Context, routes: RouteTable): void {
         currency: body.currency,
         intent: body.intent,
         description: body.description,
-        orderIdPrefix: body.orderId ?? `pl-${randomBytes(6).toString('hex')}`,
+        orderIdPrefix: body.orderId ?? randomOrderIdPrefix(),
         customer: { ...body.customer },
         collect: body.collect,
         countryHint: body.countryHint ?? null,
