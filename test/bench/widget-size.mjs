@@ -25,12 +25,13 @@ export const BUDGET_GZIP = 25 * 1024;
 /**
  * The CDN file's size target, as the team decided it: 20,480 B gzip -9 with every feature, the
  * contact form to come included (other languages load beside it; test/bench/RESULTS.md#targets);
- * the figure of the RESULTS.md it replaced; and the file as built when the size work began
- * (later features had grown it since that run).
+ * the figure of the RESULTS.md it replaced; and the file as built when the latest size work began
+ * (after the contact and billing-address form, the session time limits, plural rules, bidi
+ * isolation and the languages checked by integrity had grown it; 18,914 B the round before).
  */
 export const TARGET_GZIP = 20_480;
 export const BEFORE_GZIP = 17489;
-export const START_GZIP = 18914;
+export const START_GZIP = 21643;
 /** Each language file beside the CDN file (dist/cdn/locales/<code>.json), gzip -9, at most (decided). */
 export const LANGUAGE_BUDGET_GZIP = 2560;
 const localesDir = join(root, 'dist/cdn/locales');

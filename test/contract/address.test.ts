@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   COUNTRY_CODES,
+  codesOf,
   isCountryCode,
   NO_POSTAL_CODE,
   POSTAL_CODE_FORMATS,
@@ -17,6 +18,17 @@ describe('contract/address', () => {
     assert.ok(isCountryCode('DE') && isCountryCode('ZW'));
     for (const notIso of ['UK', 'EU', 'XK', 'de', 'D', ''])
       assert.equal(isCountryCode(notIso), false, notIso);
+  });
+
+  it('holds the countries without postal codes as its bitmap says', () => {
+    assert.deepEqual(
+      NO_POSTAL_CODE,
+      (
+        'AE AG AO AW BF BI BJ BO BS BW BZ CD CF CG CI CK CM DJ DM ER FJ GA GD GH GM GQ GY HK KI KM KN ' +
+        'KP LY ML MO MR MW NR NU QA RW SB SC SL SR ST SY TD TF TG TK TL TO TV UG VU YE ZW'
+      ).split(' '),
+    );
+    assert.deepEqual(codesOf('AQ=='), ['AA']);
   });
 
   it('names only real countries in its other tables', () => {

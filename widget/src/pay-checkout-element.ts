@@ -21,6 +21,7 @@ import { digitsOnly } from './card/format.js';
 import { brandOfSaved, SavedCards } from './card/saved-cards.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayEventDetail, PayEventName, PayStep } from './events.js';
+import { focusAfterUpdate } from './focus.js';
 import { en, type StringKey } from './i18n/index.js';
 import { LocalizeController } from './i18n/localize.js';
 import { failureOf, type Outcome, outcomeOf, type ResultKind } from './outcome.js';
@@ -166,7 +167,6 @@ export class PayCheckoutElement extends LitElement {
 
   /** The card form: its fields, their state, formatting and errors (card/card-form.ts). */
   private readonly _card = new CardForm(this, {
-    root: () => this.renderRoot,
     t: (key, vars) => this._t(key, vars),
     now: () => this._env.now(),
     changed: (fields, brand) =>
@@ -192,7 +192,6 @@ export class PayCheckoutElement extends LitElement {
 
   /** The shopper's contact and billing address, as the session asks (shopper/shopper-form.ts). */
   private readonly _shopper = new ShopperForm(this, {
-    root: () => this.renderRoot,
     t: (key) => this._t(key),
     language: () => this._localize._language,
     // A saved card's first payment may have given some groups (never on the gateway's page).
@@ -443,9 +442,8 @@ export class PayCheckoutElement extends LitElement {
     const hosted = this.mode === 'hosted';
     const invalid = [...(hosted ? [] : this._card._check()), ...this._shopper._check()];
     if (invalid.length) {
-      await this.updateComplete;
       // Card and shopper inputs alike are named by their field.
-      this.renderRoot.querySelector<HTMLElement>(`[name="${invalid[0]}"]`)?.focus();
+      await focusAfterUpdate(this, `[name="${invalid[0]}"]`);
       // After the focus move, so the blur of the field left does not replace the summary.
       this._announce = this._t('fixErrors', {
         fields: this._localize._list(invalid.map((f) => this._t(f))),
@@ -534,9 +532,7 @@ export class PayCheckoutElement extends LitElement {
     this._result = { kind, title, detail: text, retry };
     this._status = 'ended';
     this._announce = `${title}. ${text}`;
-    void this.updateComplete.then(() =>
-      this.renderRoot.querySelector<HTMLElement>('.result h2')?.focus(),
-    );
+    void focusAfterUpdate(this, '.result h2');
   }
 
   private _amountText(): string {

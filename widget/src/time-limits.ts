@@ -11,10 +11,11 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveController } from 'lit';
 import type { ExtendAnswer, SessionView } from '../../contract/api-types.js';
 import type { Api } from './api.js';
 import type { Env } from './env.js';
+import { type FocusHost, focusAfterUpdate } from './focus.js';
 import type { StringKey } from './i18n/index.js';
 
 /** How long before a limit ends its warning shows: WCAG asks for at least 20 s to act on it. */
@@ -51,10 +52,10 @@ export class SessionTime implements ReactiveController {
   private _ask = false;
   /** The warning's and the end's timers, while the form is up (undefined otherwise). */
   private _timers: number[] | undefined;
-  private readonly _host: ReactiveControllerHost & Element;
+  private readonly _host: FocusHost & Element;
   private readonly _ports: SessionTimePorts;
 
-  constructor(host: ReactiveControllerHost & Element, ports: SessionTimePorts) {
+  constructor(host: FocusHost & Element, ports: SessionTimePorts) {
     this._host = host;
     this._ports = ports;
     host.addController(this);
@@ -115,10 +116,7 @@ export class SessionTime implements ReactiveController {
     this._ask = !extended && this._left > 0;
     this._said = `${p._t('time.session', { time: clockTime(p._lang(), this._end) })}${this._left ? '' : ` ${p._t('time.last')}`}`;
     this._host.requestUpdate();
-    if (focus)
-      void this._host.updateComplete.then(() =>
-        this._host.shadowRoot?.querySelector<HTMLElement>('.time')?.focus(),
-      );
+    if (focus) void focusAfterUpdate(this._host, '.time');
   }
 
   /** "I need more time": the backend's answer, or, refused, the words that say it cannot be. */

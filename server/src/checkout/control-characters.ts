@@ -12,6 +12,21 @@ export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 export const isOneLine = (text: string): boolean => !CONTROL_CHARACTER.test(text);
 export const ONE_LINE = 'must be one line, without control characters';
 
+/*
+ * The same rules as patterns for the OpenAPI documents (http/merchant-api/openapi-strings.ts), so
+ * that a generated client or a form built from them refuses what the server refuses. Written with
+ * `\x` escapes, the one spelling of a code point that ECMAScript, Python, Java, PCRE and Rust
+ * regular expressions all read.
+ */
+/** No control character but tab, LF and CR (free text: descriptions, notes). */
+export const TEXT_CHAR = '[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]';
+/** No control character at all (one line). */
+export const LINE_CHAR = '[^\\x00-\\x1f\\x7f]';
+export const FREE_TEXT_PATTERN = `^${TEXT_CHAR}*$`;
+export const ONE_LINE_PATTERN = `^${LINE_CHAR}*$`;
+/** One line that is not blank: a trimmed field that must not be empty (names, address lines). */
+export const NON_BLANK_LINE_PATTERN = `^${LINE_CHAR}*[^\\s\\x00-\\x1f\\x7f]${LINE_CHAR}*$`;
+
 /** A control character that free text may not hold either (all but tab, LF and CR). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
 const NOT_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;

@@ -7,8 +7,9 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { type Brand, cvcLength, detectBrand } from '../../../contract/card/brands.js';
+import { type FocusHost, focusAfterUpdate } from '../focus.js';
 import type { StringKey } from '../i18n/index.js';
 import { caretAfterDigits, digitsOnly, formatCardNumber, formatExpiry } from './format.js';
 import {
@@ -45,8 +46,6 @@ const eachField = <T>(value: (field: CardField) => T) =>
   Object.fromEntries(CARD_FIELDS.map((f) => [f, value(f)])) as Record<CardField, T>;
 
 export interface CardFormPorts {
-  /** Where the inputs are (the element's shadow root). */
-  root(): ParentNode;
   t(key: StringKey, vars?: Record<string, string | number>): string;
   now(): number;
   /** A field changed: which fields are valid now (never their values). */
@@ -73,10 +72,10 @@ export class CardForm {
   /** Each field's error message, once there is one to show. */
   _errors: Partial<Record<CardField, string>> = {};
   private _touched = new Set<CardField>();
-  private readonly _host: ReactiveControllerHost;
+  private readonly _host: FocusHost;
   private readonly _ports: CardFormPorts;
 
-  constructor(host: ReactiveControllerHost, ports: CardFormPorts) {
+  constructor(host: FocusHost, ports: CardFormPorts) {
     this._host = host;
     this._ports = ports;
   }
@@ -87,7 +86,7 @@ export class CardForm {
   }
 
   _input(field: CardField): HTMLInputElement | null {
-    return this._ports.root().querySelector<HTMLInputElement>(`input[name="${field}"]`);
+    return this._host.renderRoot.querySelector<HTMLInputElement>(`input[name="${field}"]`);
   }
 
   _values(): CardValues {
@@ -96,7 +95,8 @@ export class CardForm {
 
   /** The shopper ticked "Save this card for next time". */
   _keep(): boolean {
-    return !!this._ports.root().querySelector<HTMLInputElement>('input[name="saveCard"]')?.checked;
+    return !!this._host.renderRoot.querySelector<HTMLInputElement>('input[name="saveCard"]')
+      ?.checked;
   }
 
   /** Wipes the card once it is no longer needed (the name, which another card of the same
@@ -138,7 +138,7 @@ export class CardForm {
   }
 
   _focus(field: CardField): void {
-    void this._host.updateComplete.then(() => this._input(field)?.focus());
+    void focusAfterUpdate(this._host, `input[name="${field}"]`);
   }
 
   private _message(field: CardField, problem: FieldProblem): string {

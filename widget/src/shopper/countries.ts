@@ -3,22 +3,17 @@
  * (`Intl.DisplayNames`) in the language shown, sorted as that language sorts (`Intl.Collator`),
  * so the element carries codes only, never 249 names in 16 languages.
  */
+import { codesOf } from '../../../contract/address.js';
 import type { SessionView } from '../../../contract/api-types.js';
 
 /**
- * contract/address.ts's COUNTRY_CODES as one bit per pair of capitals AA..ZZ (bit i of byte
- * i >> 3 for the pair number i = 26 × first + second): 114 characters in the CDN file where the
- * list takes 747 that compress badly (about 450 B of gzip). test/widget/shopper/countries.test.ts
- * keeps the two equal.
+ * The 249 ISO 3166-1 alpha-2 codes, in alphabetical order: contract/address.ts's COUNTRY_CODES
+ * as a bitmap (codesOf), 114 characters in the CDN file where the list takes 747 that compress
+ * badly (about 450 B of gzip). test/widget/shopper/countries.test.ts keeps the two equal.
  */
-const BITS = atob(
+export const COUNTRIES: readonly string[] = codesOf(
   'eFnf7u+93d4nP4QVgNQADgBcCbCf+xUAjQYYeA9AQAMAHSv0QYFP/fz/1yVLCAABQDyPUwEAAEAAUfH95zq7n5pBEARXhUAAAkAAAAAAEAAIBEAAAQ==',
 );
-
-/** The 249 ISO 3166-1 alpha-2 codes, in alphabetical order. */
-export const COUNTRIES: readonly string[] = [...Array(676).keys()]
-  .filter((i) => (BITS.charCodeAt(i >> 3) >> (i & 7)) & 1)
-  .map((i) => String.fromCharCode(65 + i / 26, 65 + (i % 26)));
 
 const lists = new Map<string, [code: string, name: string][]>();
 

@@ -9,9 +9,10 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones,
  * this class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import { POSTAL_CODE_FORMATS } from '../../../contract/address.js';
 import type { CollectGroup, SessionView, ShopperDetails } from '../../../contract/api-types.js';
+import { type FocusHost, focusAfterUpdate } from '../focus.js';
 import type { StringKey } from '../i18n/index.js';
 import { countryChoices, startCountry } from './countries.js';
 import {
@@ -38,8 +39,6 @@ const AUTOCOMPLETE: Record<ShopperField, string> = {
 const LTR: readonly ShopperField[] = ['email', 'phone', 'zipCode'];
 
 export interface ShopperFormPorts {
-  /** Where the inputs are (the element's shadow root). */
-  root(): ParentNode;
   t(key: StringKey): string;
   /** The language the element shows (country names follow it). */
   language(): string;
@@ -56,10 +55,10 @@ export class ShopperForm {
   private _touched = new Set<ShopperField>();
   /** The field the backend refused last: its error stays until the shopper changes it. */
   private _refused: ShopperField | undefined;
-  private readonly _host: ReactiveControllerHost;
+  private readonly _host: FocusHost;
   private readonly _ports: ShopperFormPorts;
 
-  constructor(host: ReactiveControllerHost, ports: ShopperFormPorts) {
+  constructor(host: FocusHost, ports: ShopperFormPorts) {
     this._host = host;
     this._ports = ports;
   }
@@ -104,9 +103,7 @@ export class ShopperForm {
     this._refused = field;
     this._touched.add(field);
     this._validate();
-    void this._host.updateComplete.then(() =>
-      this._ports.root().querySelector<HTMLElement>(`[name="${field}"]`)?.focus(),
-    );
+    void focusAfterUpdate(this._host, `[name="${field}"]`);
     return this._errors[field] ?? '';
   }
 

@@ -7,8 +7,9 @@
  * Its members start with an underscore: the flow is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type ReactiveControllerHost } from 'lit';
+import { html, nothing } from 'lit';
 import type { ChallengeWindowSize, NextAction } from '../../../contract/api-types.js';
+import { type FocusHost, focusAfterUpdate } from '../focus.js';
 import type { StringKey } from '../i18n/index.js';
 import { type ChallengeAction, frameStyle } from './challenge.js';
 
@@ -33,9 +34,7 @@ export interface OpenChallenge {
 }
 
 /** The host element as the dialog reads it: its shadow root, where render() put the dialog. */
-export interface ChallengeDialogHost extends ReactiveControllerHost {
-  readonly renderRoot: ParentNode;
-}
+export type ChallengeDialogHost = FocusHost;
 
 export class ChallengeDialog {
   /** The open dialog's state; undefined while no challenge is open. */
@@ -83,9 +82,7 @@ export class ChallengeDialog {
   /** The question to confirm a cancel shown or gone, then focus on the dialog's `selector`. */
   private _confirming(confirming: boolean, selector: string): void {
     this._update({ confirming });
-    void this._host.updateComplete.then(() =>
-      this._dialog()?.querySelector<HTMLElement>(selector)?.focus(),
-    );
+    void focusAfterUpdate(this._host, `dialog ${selector}`);
   }
 
   /** ✕, Escape, the dialog's close: ask first (the bank's page stays as it is meanwhile). */

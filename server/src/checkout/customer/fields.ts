@@ -13,7 +13,12 @@ import {
   STATE_COUNTRIES,
 } from '../../../../contract/address.js';
 import { holdsCardNumber } from '../../card-number.js';
-import { isOneLine, ONE_LINE } from '../control-characters.js';
+import {
+  isOneLine,
+  NON_BLANK_LINE_PATTERN,
+  ONE_LINE,
+  ONE_LINE_PATTERN,
+} from '../control-characters.js';
 import { e164 } from './phone.js';
 
 /**
@@ -26,7 +31,9 @@ export const oneLineText = (max: number, min = 1) =>
     .trim()
     .min(min, 'is required')
     .max(max, `must be at most ${max} characters`)
-    .refine(isOneLine, ONE_LINE);
+    .refine(isOneLine, ONE_LINE)
+    // What the refine says, for the OpenAPI documents (a refine has no JSON Schema form).
+    .meta({ pattern: min > 0 ? NON_BLANK_LINE_PATTERN : ONE_LINE_PATTERN });
 
 /** Personal text kept with the order and sent on: a card number in it is refused, never kept. */
 const personalText = (max: number, min = 1) =>

@@ -4,20 +4,11 @@
  * it parses (errors.ts, parseOr400), and a one-line field (a name, an address line) holds none at
  * all (control-characters.ts). Without these patterns a generated client or a form built from the
  * document sends text it calls valid and gets a 400.
- *
- * Written with `\x` escapes, the one spelling of a code point that ECMAScript, Python, Java, PCRE
- * and Rust regular expressions all read.
+ * The patterns themselves are in control-characters.ts, beside the rules they state.
  */
 
-/** No control character but tab, LF and CR (free text: descriptions, notes). */
-const TEXT_CHAR = '[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f]';
-/** No control character at all (one line). */
-const LINE_CHAR = '[^\\x00-\\x1f\\x7f]';
+import { FREE_TEXT_PATTERN, TEXT_CHAR } from '../../control-characters.js';
 
-export const FREE_TEXT_PATTERN = `^${TEXT_CHAR}*$`;
-export const ONE_LINE_PATTERN = `^${LINE_CHAR}*$`;
-/** One line that is not blank: a trimmed field that must not be empty (names, address lines). */
-export const NON_BLANK_LINE_PATTERN = `^${LINE_CHAR}*[^\\s\\x00-\\x1f\\x7f]${LINE_CHAR}*$`;
 /** Free text that is not blank once trimmed. */
 const NON_BLANK_TEXT_PATTERN = `^${TEXT_CHAR}*[^\\s\\x00-\\x1f\\x7f]${TEXT_CHAR}*$`;
 

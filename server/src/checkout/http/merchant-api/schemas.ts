@@ -17,7 +17,6 @@ import {
   neverGroupsWhole,
   normaliseCustomer,
 } from './customer-rules.js';
-import { NON_BLANK_LINE_PATTERN } from './openapi-strings.js';
 
 // --- building blocks -------------------------------------------------------------------------
 
@@ -61,7 +60,7 @@ export const ORDER_ID_TAKEN =
   'orderId already used (field `orderId`): a checkout session, a payment attempt or a merchant operation holds it (the message says which); nothing was created or sent';
 
 /** One line of text (a name, an address line): the gateway refuses any control character in it. */
-const text = (max: number) => oneLineText(max).meta({ pattern: NON_BLANK_LINE_PATTERN });
+const text = (max: number) => oneLineText(max);
 
 /**
  * The shopper as the merchant knows them: every field optional (the element asks for what a
