@@ -11,6 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { luhnValid } from '../../contract/card/luhn.js';
 import type { CheckoutStore, Order } from '../../server/src/store/index.js';
 import { pgliteStore, postgresStore, type TestStore } from '../support/stores.js';
 import { heldClock } from './support/held-clock.js';
@@ -151,6 +152,21 @@ for (const testStore of [pgliteStore(), postgresStore('ended_sessions')] as Test
       assert.equal((await store.sessions.get(session.id))?.state, 'cancelled');
     });
 
+    it('an order id holding a Luhn-valid run (a timestamp) is reversed by that id, unmasked', async () => {
+      // `ord-<12 digits + check digit>`: the API takes it (no card brand's number), and the store
+      // once masked the run in the return's record, which the gateway then refused.
+      const digits = String(Date.now()).slice(-12).padStart(12, '0');
+      const orderId = `ord-${digits}${luhnCheckDigit(digits)}`;
+      const session = await createSession(a.url, { maxAttempts: 1, orderId });
+      await leftChallenge(new Shopper(a.url, session.token));
+      const reversed = await lateApprovalReversed(orderId);
+      assert.equal(reversed.returnedMinor, 1042);
+      assert.deepEqual(await atGateway(orderId), [
+        [orderId, 'sale', 'approved', ['return 1042 approved']],
+      ]);
+      assert.deepEqual(await events(orderId), ['payment.reversed 1']);
+    });
+
     it("the merchant's expire while an attempt is under way: a 409 naming the attempt", async () => {
       const session = await createSession(a.url);
       const shopper = new Shopper(a.url, session.token);
@@ -215,4 +231,10 @@ for (const testStore of [pgliteStore(), postgresStore('ended_sessions')] as Test
       assert.deepEqual(await events(session.orderId), ['order.approved 1']);
     });
   });
+}
+
+/** The Luhn check digit that makes `digits` + it pass. */
+function luhnCheckDigit(digits: string): number {
+  for (let d = 0; d <= 9; d++) if (luhnValid(`${digits}${d}`)) return d;
+  throw new Error('unreachable: one digit of ten always fits');
 }

@@ -8,7 +8,7 @@
  * to at most first six / last four, in case a PAN hides in a field we did not foresee.
  */
 import { luhnValid } from '../../../contract/card/luhn.js';
-import { maskPan } from '../card-number.js';
+import { isCardLikeId, maskPan } from '../card-number.js';
 import { isSensitiveFieldName, replacePanLike } from '../sensitive-fields.js';
 
 export { isSensitiveFieldName };
@@ -41,8 +41,23 @@ function isCustomerPhone(parent: string | undefined, name: string, value: unknow
 }
 
 /**
+ * An order id the API took (`orderId`, the gateway's `client_orderid`): refused there when it is
+ * card-like (`isCardLikeId`, merchant-api/schemas.ts), so a Luhn-valid run inside one
+ * (`ord-1732844000122`, a millisecond timestamp) is no card. Masked, it would only break the id
+ * the gateway knows the order by: a late approval's reversal was then refused ("client_orderid:
+ * does not match order") and both approvals stayed charged.
+ */
+function isOrderId(name: string, value: unknown): boolean {
+  return (
+    (name === 'orderId' || name === 'client_orderid') &&
+    typeof value === 'string' &&
+    !isCardLikeId(value)
+  );
+}
+
+/**
  * A copy of `fields` without sensitive names, recursively through objects and arrays, with card
- * numbers masked in every remaining string but a customer's phone. Non-JSON values (functions, symbols) are dropped.
+ * numbers masked in every remaining string but a customer's phone and an order id. Non-JSON values (functions, symbols) are dropped.
  */
 export function sanitizeFields(fields: unknown, parent?: string): unknown {
   if (typeof fields === 'string') return maskCardNumbers(fields);
@@ -55,7 +70,10 @@ export function sanitizeFields(fields: unknown, parent?: string): unknown {
     const out: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(fields)) {
       if (isSensitiveFieldName(name) || value === undefined) continue;
-      out[name] = isCustomerPhone(parent, name, value) ? value : sanitizeFields(value, name);
+      out[name] =
+        isCustomerPhone(parent, name, value) || isOrderId(name, value)
+          ? value
+          : sanitizeFields(value, name);
     }
     return out;
   }

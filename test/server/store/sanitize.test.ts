@@ -7,6 +7,28 @@ import {
 } from '../../../server/src/store/index.js';
 
 describe('sanitize', () => {
+  test('keeps an order id the API took, even with a Luhn-valid run inside; masks a card-like one', () => {
+    // 1732844000122 passes Luhn (a millisecond timestamp would, one time in ten): no card brand's
+    // number, so the API took `ord-1732844000122`, and a reversal needs it whole.
+    const kept = sanitizeFields({
+      orderRowId: 'r1',
+      orderId: 'ord-1732844000122',
+      nested: { client_orderid: 'ord-1732844000122-2' },
+      note: 'ord-1732844000122',
+    });
+    assert.deepEqual(kept, {
+      orderRowId: 'r1',
+      orderId: 'ord-1732844000122',
+      nested: { client_orderid: 'ord-1732844000122-2' },
+      // Free text is masked as before: the exemption is for the id's own field only.
+      note: 'ord-173******0122',
+    });
+    // A card number where an order id goes is masked all the same.
+    assert.deepEqual(sanitizeFields({ orderId: '4111111111111111' }), {
+      orderId: '411111******1111',
+    });
+  });
+
   test('drops card data and secrets by name, in any spelling', () => {
     for (const name of [
       'credit_card_number',
