@@ -8,6 +8,11 @@
  */
 import type { z } from 'zod';
 import type {
+  CreatePaymentLinkBody,
+  PaymentLinkAnswer,
+  PaymentLinkList as PaymentLinkListSchema,
+} from '../checkout/http/merchant-api/payment-link-schemas.js';
+import type {
   Attempt as AttemptSchema,
   CardInfo as CardInfoSchema,
   CheckoutSessionView,
@@ -47,6 +52,11 @@ export type CardRef = z.output<typeof OrderCardRef>;
 export type CardInfo = z.output<typeof CardInfoSchema>;
 /** What the gateway's back office showed for an `unknown` operation, and who checked it. */
 export type ResolveOperationInput = z.input<typeof ResolveOperationBody>;
+/** What `createPaymentLink` sends (defaults as the API applies them: 7 days, one payment...). */
+export type CreatePaymentLinkInput = z.input<typeof CreatePaymentLinkBody>;
+/** A payment link: its `url` for the shopper, its `state` and payments, its `qrCode` (SVG). */
+export type PaymentLink = z.output<typeof PaymentLinkAnswer>;
+export type PaymentLinkList = z.output<typeof PaymentLinkListSchema>;
 /** A capture, void or refund: the order after it, and the operation (its `status` may be pending). */
 export interface MoneyOperationResult {
   order: Order;
@@ -137,6 +147,13 @@ export interface MerchantClient {
    * a session that may still be paid offers it.
    */
   forgetCardRef(cardRefId: string): Promise<CardRef>;
+  /** A payment link (docs/payment-links.md): a page of the backend's that takes the payment. */
+  createPaymentLink(input: CreatePaymentLinkInput, options?: WriteOptions): Promise<PaymentLink>;
+  getPaymentLink(linkId: string): Promise<PaymentLink>;
+  /** Newest first; `nextCursor` pages on. */
+  listPaymentLinks(params?: { limit?: number; cursor?: string }): Promise<PaymentLinkList>;
+  /** Takes no payment from now on; an approval arriving after it is reversed. */
+  deactivatePaymentLink(linkId: string, options?: WriteOptions): Promise<PaymentLink>;
 }
 
 export function createMerchantClient(options: MerchantClientOptions): MerchantClient {
@@ -179,6 +196,7 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
 
   const order = (orderId: string) => `/orders/${encodeURIComponent(orderId)}`;
   const session = (sessionId: string) => `/checkout-sessions/${encodeURIComponent(sessionId)}`;
+  const link = (linkId: string) => `/payment-links/${encodeURIComponent(linkId)}`;
   const operation = (operationId: string) => `/operations/${encodeURIComponent(operationId)}`;
   const money = (orderId: string, kind: string, { amount, ...write }: AmountOptions = {}) =>
     call<MoneyOperationResult>(
@@ -212,17 +230,24 @@ export function createMerchantClient(options: MerchantClientOptions): MerchantCl
     getOperation: (operationId) => call('GET', operation(operationId)),
     resolveOperation: (operationId, input, write) =>
       call('POST', `${operation(operationId)}/resolve`, input, write),
-    listEvents(params = {}) {
-      const query = new URLSearchParams();
-      for (const [name, value] of Object.entries(params))
-        if (value !== undefined) query.set(name, String(value));
-      const search = query.toString();
-      return call('GET', search ? `/events?${search}` : '/events');
-    },
+    listEvents: (params = {}) => call('GET', withQuery('/events', params)),
     redeliverEvent: (eventId) =>
       call('POST', `/events/${encodeURIComponent(eventId)}/redeliver`, {}),
     getCardRef: (cardRefId) => call('GET', `/card-refs/${encodeURIComponent(cardRefId)}`),
     forgetCardRef: (cardRefId) =>
       call('POST', `/card-refs/${encodeURIComponent(cardRefId)}/forget`, {}),
+    createPaymentLink: (input, write) => call('POST', '/payment-links', input, write),
+    getPaymentLink: (linkId) => call('GET', link(linkId)),
+    listPaymentLinks: (params = {}) => call('GET', withQuery('/payment-links', params)),
+    deactivatePaymentLink: (linkId, write) => call('POST', `${link(linkId)}/deactivate`, {}, write),
   };
+}
+
+/** `path` with the params that are set as its query string. */
+function withQuery(path: string, params: Record<string, unknown>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined) query.set(name, String(value));
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
 }

@@ -159,6 +159,22 @@ describe('pay-checkout/client', () => {
     await assert.rejects(api.getSession('no-such-session'), apiError(404, 'not-found'));
   });
 
+  it('payment links: create, read, list, deactivate; a guessed id is a 404', async () => {
+    const created = await api.createPaymentLink(
+      { amount: '25.00', currency: 'EUR', description: 'Invoice 2026-117' },
+      { idempotencyKey: `plink-${uniqueOrderId()}` },
+    );
+    assert.equal(created.state, 'active');
+    assert.equal(created.amount, '25.00');
+    assert.match(created.url, new RegExp(`/pay/${created.id}$`));
+    assert.match(created.qrCode, /^<svg /);
+    assert.equal((await api.getPaymentLink(created.id)).description, 'Invoice 2026-117');
+    const listed = await api.listPaymentLinks({ limit: 100 });
+    assert.ok(listed.paymentLinks.some((l) => l.id === created.id));
+    assert.equal((await api.deactivatePaymentLink(created.id)).state, 'deactivated');
+    await assert.rejects(api.getPaymentLink('plink_guessed'), apiError(404, 'not-found'));
+  });
+
   it('the API’s errors: 404, a 400 naming the field, 401 for another key', async () => {
     await assert.rejects(api.getOrder('no-such-order'), apiError(404, 'not-found'));
     const orderId = await paidPreauth('2.00');
