@@ -102,6 +102,8 @@ for (const engine of engines()) {
             'merchant_operations',
             'merchant_webhooks',
             'orders',
+            'payment_link_visits',
+            'payment_links',
             'schema_migrations',
           ],
         );
