@@ -92,11 +92,29 @@ for (const engine of engines()) {
           expiresAt: new Date(Date.now() + 60_000),
         });
 
+        // A payment link and a visit of it: the link's words are stored and shown on its page.
+        const link = await store.paymentLinks.create({
+          amountMinor: 1000,
+          currency: 'EUR',
+          intent: 'sale',
+          description: `Invoice for card ${PAN}`,
+          orderIdPrefix: 'pci-link',
+          customer: { email: 'a@example.com', ...card },
+          metadata: { note: `card ${PAN}`, ...card },
+          reusable: false,
+          expiresAt: new Date(Date.now() + 60_000),
+        });
+        await store.paymentLinks.addVisit({
+          token: 'visit-pci',
+          linkId: link.id,
+          n: 1,
+          sessionId: session.id,
+        });
         const tables = await store.db.query<{ table_name: string }>(
           `select table_name from information_schema.tables
            where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
         );
-        assert.equal(tables.rows.length, 11);
+        assert.equal(tables.rows.length, 13);
         let rowsSearched = 0;
         for (const { table_name } of tables.rows) {
           const { rows } = await store.db.query<{ t: string }>(
@@ -118,10 +136,10 @@ for (const engine of engines()) {
             );
           }
         }
-        // One row each in callbacks, operations, webhooks, card refs and session cards, two each
-        // in sessions, orders and history (append and record), three client order ids (the two
-        // sessions' and the payout's), and one per migration.
-        assert.equal(rowsSearched, 14 + checkoutMigrations.length);
+        // One row each in callbacks, operations, webhooks, card refs, session cards, payment links
+        // and their visits, two each in sessions, orders and history (append and record), three
+        // client order ids (the two sessions' and the payout's), and one per migration.
+        assert.equal(rowsSearched, 16 + checkoutMigrations.length);
         // What stays: brand, last four, the masked number.
         const order = await store.orders.get(orderId);
         assert.equal(order?.cardMasked, '411111******1111');

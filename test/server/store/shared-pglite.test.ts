@@ -31,6 +31,8 @@ const CHECKOUT_TABLES = [
   'merchant_operations',
   'merchant_webhooks',
   'orders',
+  'payment_link_visits',
+  'payment_links',
   'schema_migrations',
 ];
 const SANDBOX_TABLES = [
