@@ -492,8 +492,7 @@ describe('by keyboard alone, 3-D Secure included', () => {
   it("in the bank's page Escape is the bank's (its frame keeps its keys): Shift+Tab reaches ✕, and Enter on it asks", async () => {
     const dialog = await openChallenge();
     const frame = m!.$<HTMLIFrameElement>('dialog iframe');
-    // A page load in a frame: more than waitUntil's default second on a busy machine.
-    await waitUntil(() => pageIn(frame, 'ACS challenge'), "the bank's page", { timeout: 10_000 });
+    await waitUntil(() => pageIn(frame, 'ACS challenge'), "the bank's page");
     await sendKeys({ press: 'Tab' });
     expect(focused(m!)?.className).to.equal('close');
     // Tab goes on into the bank's page (our launcher frame takes no stop of its own).
