@@ -5,7 +5,7 @@
  * payment has its visits' open sessions ended by the sweeper, so no other tab starts a payment.
  */
 import { randomBytes } from 'node:crypto';
-import type { CollectSetting, JsonObject, PaymentLink } from '../../store/index.js';
+import type { NewPaymentLink, PaymentLink } from '../../store/index.js';
 import type { Context } from '../context.js';
 import { expireSession } from '../payments/session-life.js';
 import { enqueueEvent } from '../webhooks/webhooks.js';
@@ -18,23 +18,8 @@ const SWEEP_BATCH = 100;
 export const DEFAULT_LINK_DAYS = 7;
 export const MAX_LINK_DAYS = 90;
 
-export interface CreatePaymentLink {
-  amountMinor: number;
-  currency: string;
-  intent: 'sale' | 'preauth';
-  description: string;
-  /** The prefix of each visit's orderId; a random one when not given. */
-  orderIdPrefix: string;
-  customer: JsonObject;
-  collect: Partial<CollectSetting> | null;
-  countryHint: string | null;
-  locale: string | null;
-  returnUrl: string | null;
-  metadata: JsonObject;
-  reusable: boolean;
-  maxPayments: number | null;
-  expiresAt: Date;
-}
+/** What a merchant's link is made of, every field given (the API's defaults applied). */
+export type CreatePaymentLink = Required<NewPaymentLink>;
 
 /**
  * A prefix for the orders of a link that names none: `pl-` and 12 random letters. Letters only: a
