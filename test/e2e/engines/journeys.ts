@@ -163,13 +163,10 @@ const CHOOSE_COUNTRY: PageScript = `(code) => {
 }`;
 
 /**
- * A shop that knows only the amount: the session has no customer; the shopper types their
- * contact and address, then the card, and passes the bank's challenge. The gateway's sale carries
- * exactly what they typed (the sandbox's record of the payer), the phone made E.164, and the
- * merchant API shows it with the order.
+ * The shopper types contact, address and the challenge card, pays, and answers the bank's
+ * challenge in the dialog (the journeys of a shop that knows only the amount).
  */
-async function onlyAnAmount(s: Shopper): Promise<void> {
-  const orderId = await openCheckout(s, { challenge: 'iframe', customer: false });
+async function typeShopperAndPayThroughChallenge(s: Shopper): Promise<void> {
   await s.tab.type(field('email'), 'sherlock@example.com');
   await s.tab.type(field('phone'), '020 7946 0018');
   assert.equal(await s.tab.run(CHOOSE_COUNTRY, 'GB'), 'GB');
@@ -184,6 +181,17 @@ async function onlyAnAmount(s: Shopper): Promise<void> {
   await s.tab.click(PAY);
   await s.tab.waitFor(stateWhere('s.dialogOpen'), null, 'the challenge dialog');
   await answerInDialog(s, s.card('3ds2-challenge').otp ?? '');
+}
+
+/**
+ * A shop that knows only the amount: the session has no customer; the shopper types their
+ * contact and address, then the card, and passes the bank's challenge. The gateway's sale carries
+ * exactly what they typed (the sandbox's record of the payer), the phone made E.164, and the
+ * merchant API shows it with the order.
+ */
+async function onlyAnAmount(s: Shopper): Promise<void> {
+  const orderId = await openCheckout(s, { challenge: 'iframe', customer: false });
+  await typeShopperAndPayThroughChallenge(s);
   await expectApproved(s, orderId);
   const typed = {
     email: 'sherlock@example.com',
@@ -225,18 +233,7 @@ async function paymentLink(s: Shopper): Promise<void> {
   const link = created.body as { id: string; url: string };
   await s.tab.goto(link.url);
   await formReady(s);
-  await s.tab.type(field('email'), 'sherlock@example.com');
-  await s.tab.type(field('phone'), '020 7946 0018');
-  assert.equal(await s.tab.run(CHOOSE_COUNTRY, 'GB'), 'GB');
-  await s.tab.type(field('address1'), '221B Baker Street');
-  await s.tab.type(field('city'), 'London');
-  await s.tab.type(field('zipCode'), 'NW1 6XE');
-  await typeCard(s, s.card('3ds2-challenge'));
-  await s.tab.run(`() => document.querySelector('pay-checkout').shadowRoot
-    .querySelector('button[type="submit"]').scrollIntoView({ block: 'center' })`);
-  await s.tab.click(PAY);
-  await s.tab.waitFor(stateWhere('s.dialogOpen'), null, 'the challenge dialog');
-  await answerInDialog(s, s.card('3ds2-challenge').otp ?? '');
+  await typeShopperAndPayThroughChallenge(s);
   const end = await outcome(s);
   assert.equal(end.result?.kind, 'approved', `the element shows ${JSON.stringify(end)}`);
   const read = await s.stack.merchantApi('GET', `/v1/payment-links/${link.id}`);
