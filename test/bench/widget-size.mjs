@@ -77,7 +77,7 @@ function ownGraph(entry) {
   return [...seen];
 }
 
-/** The ESM graph bundled and minified like the CDN file, `lit` and `@lit/*` kept external. */
+/** The ESM graph bundled and minified like the CDN file, `lit-html` kept external. */
 async function minifiedEsm() {
   const { build } = await import('vite');
   const out = await build({
@@ -91,7 +91,7 @@ async function minifiedEsm() {
       minify: true,
       lib: { entry: esmEntry, formats: ['es'], fileName: () => 'pay-checkout.js' },
       rolldownOptions: {
-        external: [/^lit($|\/)/, /^@lit\//],
+        external: [/^lit-html($|\/)/],
         output: { minify: true, comments: { legal: false, annotation: false } },
       },
     },

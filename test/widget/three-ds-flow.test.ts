@@ -3,7 +3,7 @@
  * clock. The state machine follows NextActions to how the flow ended.
  */
 import { expect } from '@open-wc/testing';
-import { html, render } from 'lit';
+import { html, render } from 'lit-html';
 import type { NextAction } from '../../contract/api-types.js';
 import type { Api } from '../../widget/src/api.js';
 import type { Env } from '../../widget/src/env.js';

@@ -3,7 +3,7 @@
  * buttons): once the host has rendered what is to take it. One helper for every such move, since
  * each waited for the render and searched the shadow root in its own words.
  */
-import type { ReactiveControllerHost } from 'lit';
+import type { ReactiveControllerHost } from './element-base.js';
 
 /** The element as the helper reads it: its update cycle and its shadow root. */
 export type FocusHost = ReactiveControllerHost & { readonly renderRoot: ParentNode };

@@ -1,11 +1,4 @@
-import {
-  html,
-  LitElement,
-  nothing,
-  type PropertyValues,
-  type TemplateResult,
-  unsafeCSS,
-} from 'lit';
+import { html, nothing, type TemplateResult } from 'lit-html';
 import type {
   ChallengeWindowSize,
   HostedPayRequest,
@@ -19,6 +12,7 @@ import { CardForm } from './card/card-form.js';
 import { parseExpiry } from './card/expiry.js';
 import { digitsOnly } from './card/format.js';
 import { brandOfSaved, SavedCards } from './card/saved-cards.js';
+import { ElementBase, type PropertyOptions, type PropertyValues } from './element-base.js';
 import { browserEnv, type Env } from './env.js';
 import type { PayEventDetail, PayEventName, PayStep } from './events.js';
 import { focusAfterUpdate } from './focus.js';
@@ -93,19 +87,15 @@ type Status = 'loading' | 'ready' | 'paying' | 'ended';
  * @cssprop [--pay-input-height=44px] - Input height.
  * @cssprop [--pay-max-width=440px] - Maximum width of the element.
  */
-export class PayCheckoutElement extends LitElement {
-  /**
-   * unsafeCSS, not the css`` tag: the text is a constant of ours with no interpolation, so there
-   * is nothing untrusted in it and nothing for the tag to check (it only vets interpolated
-   * values), and leaving the tag out keeps its code out of the CDN file.
-   */
-  static override styles = unsafeCSS(styles);
+export class PayCheckoutElement extends ElementBase {
+  static override styles = styles;
 
-  // Lit's options for each reactive property; the fields below declare them, with their defaults.
+  // Each reactive property's options (element-base.ts, as Lit's); the fields below declare them,
+  // with their defaults.
   // (The compiler keeps class fields as plain assignments, useDefineForClassFields: false, so they
-  // go through Lit's accessors; a field without a default is `declare`d, which emits nothing.)
+  // go through the accessors; a field without a default is `declare`d, which emits nothing.)
   // `{}`: an attribute of the property's name in lower case, read as text (Lit's defaults).
-  static override properties = {
+  static override properties: Record<string, PropertyOptions> = {
     backend: {},
     session: {},
     mode: {},
@@ -291,7 +281,7 @@ export class PayCheckoutElement extends LitElement {
     this.requestUpdate();
   };
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
+  protected override willUpdate(changed: PropertyValues): void {
     if (changed.has('mode') && this.mode !== 'hosted') this.mode = 'direct';
     if (changed.has('challenge') && !['auto', 'iframe', 'redirect'].includes(this.challenge))
       this.challenge = 'auto';

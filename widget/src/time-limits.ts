@@ -11,7 +11,8 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type ReactiveController } from 'lit';
+import { html, nothing } from 'lit-html';
+import type { ReactiveController } from './element-base.js';
 import type { ExtendAnswer, SessionView } from '../../contract/api-types.js';
 import type { Api } from './api.js';
 import type { Env } from './env.js';

@@ -7,7 +7,7 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit-html';
 import { type Brand, cvcLength, detectBrand } from '../../../contract/card/brands.js';
 import { type FocusHost, focusAfterUpdate } from '../focus.js';
 import type { StringKey } from '../i18n/index.js';

@@ -9,7 +9,8 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type ReactiveControllerHost, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit-html';
+import type { ReactiveControllerHost } from '../element-base.js';
 import type { SavedCardView, SessionView } from '../../../contract/api-types.js';
 import { BRANDS, type Brand } from '../../../contract/card/brands.js';
 import type { StringKey } from '../i18n/index.js';

@@ -9,7 +9,7 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones,
  * this class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit-html';
 import { POSTAL_CODE_FORMATS } from '../../../contract/address.js';
 import type { CollectGroup, SessionView, ShopperDetails } from '../../../contract/api-types.js';
 import { type FocusHost, focusAfterUpdate } from '../focus.js';

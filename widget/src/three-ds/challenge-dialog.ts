@@ -7,7 +7,7 @@
  * Its members start with an underscore: the flow is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import { html, nothing } from 'lit';
+import { html, nothing } from 'lit-html';
 import type { ChallengeWindowSize, NextAction } from '../../../contract/api-types.js';
 import { type FocusHost, focusAfterUpdate } from '../focus.js';
 import type { StringKey } from '../i18n/index.js';

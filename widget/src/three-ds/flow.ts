@@ -14,7 +14,8 @@
  * The bank's 10 minutes cannot be extended from here: WARN_BEFORE_MS before they end the dialog
  * says when, and what then happens (WCAG 2.2.1; time-limits.ts has the session's limit).
  */
-import { html, type ReactiveController } from 'lit';
+import { html } from 'lit-html';
+import type { ReactiveController } from '../element-base.js';
 import type {
   BrowserInfo,
   ChallengeWindowSize,
