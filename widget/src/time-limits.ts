@@ -12,9 +12,9 @@
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
 import { html, nothing } from 'lit-html';
-import type { ReactiveController } from './element-base.js';
 import type { ExtendAnswer, SessionView } from '../../contract/api-types.js';
 import type { Api } from './api.js';
+import type { ReactiveController } from './element-base.js';
 import type { Env } from './env.js';
 import { type FocusHost, focusAfterUpdate } from './focus.js';
 import type { StringKey } from './i18n/index.js';

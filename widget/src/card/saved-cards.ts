@@ -10,9 +10,9 @@
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
 import { html, nothing, type TemplateResult } from 'lit-html';
-import type { ReactiveControllerHost } from '../element-base.js';
 import type { SavedCardView, SessionView } from '../../../contract/api-types.js';
 import { BRANDS, type Brand } from '../../../contract/card/brands.js';
+import type { ReactiveControllerHost } from '../element-base.js';
 import type { StringKey } from '../i18n/index.js';
 
 /** Our brand for the card, when the backend knows the gateway's name of it. */

@@ -8,8 +8,9 @@
  * Its members start with an underscore: the element is their only reader (the `private` ones, this
  * class alone), and the CDN build shortens such names (vite.config.ts).
  */
-import type { ReactiveController, ReactiveControllerHost } from '../element-base.js';
+
 import { isRightToLeft, languageOf } from '../../../contract/languages.js';
+import type { ReactiveController, ReactiveControllerHost } from '../element-base.js';
 import { formatAmount } from './amount.js';
 import { en, type StringKey, type Strings } from './en.js';
 import { fill } from './fill.js';

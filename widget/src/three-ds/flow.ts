@@ -15,7 +15,6 @@
  * says when, and what then happens (WCAG 2.2.1; time-limits.ts has the session's limit).
  */
 import { html } from 'lit-html';
-import type { ReactiveController } from '../element-base.js';
 import type {
   BrowserInfo,
   ChallengeWindowSize,
@@ -25,6 +24,7 @@ import type {
 import { unsafeUrlOf } from '../../../contract/safe-url.js';
 import { CHALLENGE_TIMEOUT_MS, METHOD_TIMEOUT_MS } from '../../../contract/three-ds.js';
 import type { Api } from '../api.js';
+import type { ReactiveController } from '../element-base.js';
 import { type Env, sleep } from '../env.js';
 import type { PayEventDetail, PayEventName, PayStep } from '../events.js';
 import type { StringKey } from '../i18n/index.js';
