@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Widget size, min + gzip -9 + brotli, beside peers measured the same way (gzip -9 bytes, on
 // the project's machine kind; the figures are PEERS below). Two artefacts:
-//   - the CDN file dist/cdn/pay-checkout.js (one minified ES module, Lit included);
+//   - the CDN file dist/cdn/pay-checkout.js (one minified ES module, lit-html included);
 //   - the ESM entry dist/esm/widget/src/pay-checkout.js plus the files of ours it imports, bundled and
-//     minified the way the CDN file is, with Lit left out: an app that uses the ESM build already
-//     ships Lit (a shared dependency), so only our own code is what the widget adds.
+//     minified the way the CDN file is, with lit-html left out: an app that uses the ESM build already
+//     ships lit-html (a shared dependency), so only our own code is what the widget adds.
 // Builds first when dist is missing (or with --build). Also the ten largest contributors to the
 // CDN file, by source file, from the source map of the same build (scripts/source-map-sizes.mjs).
 // And each language file beside the CDN file (dist/cdn/locales/<code>.json) against its 2,560 B.
 // A benchmark, not a test: it prints, writes --json FILE for run.ts, and exits 1 only when the
-// 25 KB gzip budget (with Lit) or a language's budget is exceeded.
+// 25 KB gzip budget (with lit-html) or a language's budget is exceeded.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -194,15 +194,15 @@ if (isMain) {
   const kb = (n) => (n == null ? '-' : `${(n / 1024).toFixed(1)} KB`);
   const pad = (s, n) => String(s).padEnd(n);
   const rows = [
-    ['pay-checkout CDN file (Lit included)', result.cdn],
-    [`pay-checkout ESM, ${result.esm.files} own files (Lit excluded)`, result.esm],
+    ['pay-checkout CDN file (lit-html included)', result.cdn],
+    [`pay-checkout ESM, ${result.esm.files} own files (lit-html excluded)`, result.esm],
     ...PEERS.map((p) => [p.name, { gzip: p.gzip }]),
   ];
   console.log(`${pad('bundle', 56)}${pad('min', 11)}${pad('gzip -9', 11)}brotli`);
   for (const [name, s] of rows)
     console.log(`${pad(name, 56)}${pad(kb(s.min), 11)}${pad(kb(s.gzip), 11)}${kb(s.brotli)}`);
   console.log(
-    `\nbudget: ${kb(BUDGET_GZIP)} gzip with Lit -> ${result.withinBudget ? 'within' : 'OVER'} (${result.cdn.gzip} bytes)`,
+    `\nbudget: ${kb(BUDGET_GZIP)} gzip with lit-html -> ${result.withinBudget ? 'within' : 'OVER'} (${result.cdn.gzip} bytes)`,
   );
   console.log(
     `target: ${TARGET_GZIP} bytes gzip -> ${result.withinTarget ? 'within' : 'OVER'} (${result.cdn.gzip} bytes; RESULTS.md had ${BEFORE_GZIP}, the build ${START_GZIP} when the size work began)`,
