@@ -197,7 +197,7 @@ ${targetsTable([
 
 min = bytes on disk after minification; gzip at level 9; brotli at quality 11. The ESM row is
 \`dist/esm/widget/src/pay-checkout.js\` and the ${widget.esm.files} files of ours it imports, bundled and
-minified the way the CDN file is, with **Lit excluded** (a shared dependency an app already has;
+minified the way the CDN file is, with **lit-html excluded** (a shared dependency an app already has;
 ${b(widget.esm.unminifiedBytes)} as tsc emits them, unminified). Peers: gzip -9 figures measured
 with the same tool on this machine kind (toolchain notes); only gzip is known for them.${widget.built ? ' The widget was built first (`npm run build`): dist was missing.' : ''}
 
@@ -205,13 +205,13 @@ ${table(
   ['bundle', 'min', 'gzip -9', 'brotli'],
   [
     [
-      'pay-checkout CDN file, Lit included',
+      'pay-checkout CDN file, lit-html included',
       b(widget.cdn.min),
       b(widget.cdn.gzip),
       b(widget.cdn.brotli),
     ],
     [
-      `pay-checkout ESM entry + own imports, Lit excluded`,
+      `pay-checkout ESM entry + own imports, lit-html excluded`,
       b(widget.esm.min),
       b(widget.esm.gzip),
       b(widget.esm.brotli),
