@@ -330,7 +330,7 @@ export type EventList = {
 export type Event = {
     id: string;
     /**
-     * `order.approved`, `order.declined`, `order.error`, `order.filtered`, `order.expired`, `order.attempts-exhausted`, `payment.declined`, `payment.reversed`, `card_ref.created`, or `<operation>.<status>` (`return.approved`, `payout.declined`, ...).
+     * `order.approved`, `order.declined`, `order.error`, `order.filtered`, `order.expired`, `order.attempts-exhausted`, `payment.declined`, `payment.reversed`, `card_ref.created`, `payment_link.paid`, `payment_link.expired`, `security.csp-violation`, or `<operation>.<status>` (`return.approved`, `payout.declined`, ...).
      */
     type: string;
     /**

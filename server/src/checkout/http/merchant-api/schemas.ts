@@ -466,7 +466,7 @@ export const Event = z
     id: z.string(),
     type: z.string().meta({
       description:
-        '`order.approved`, `order.declined`, `order.error`, `order.filtered`, `order.expired`, `order.attempts-exhausted`, `payment.declined`, `payment.reversed`, `card_ref.created`, or `<operation>.<status>` (`return.approved`, `payout.declined`, ...).',
+        '`order.approved`, `order.declined`, `order.error`, `order.filtered`, `order.expired`, `order.attempts-exhausted`, `payment.declined`, `payment.reversed`, `card_ref.created`, `payment_link.paid`, `payment_link.expired`, `security.csp-violation`, or `<operation>.<status>` (`return.approved`, `payout.declined`, ...).',
     }),
     createdAt: z.iso.datetime().meta({
       description:
