@@ -205,6 +205,26 @@ describe('ElementBase', () => {
     ]);
   });
 
+  it('rejects updateComplete when an update throws, and still runs the next one', async () => {
+    const log: string[] = [];
+    const { host, el } = make(define(log));
+    document.body.append(host);
+    await el.updateComplete;
+    el.setInWillUpdate = () => {
+      el.setInWillUpdate = undefined;
+      throw new Error('broken');
+    };
+    el.label = 'first';
+    const failed = await el.updateComplete.then(
+      () => 'resolved',
+      (e: Error) => e.message,
+    );
+    expect(failed).to.equal('broken');
+    el.label = 'second';
+    expect(await el.updateComplete).to.equal(true);
+    expect(el.renderRoot.querySelector('p')?.textContent).to.equal('second:0');
+  });
+
   it('binds template listeners to the element', async () => {
     const { host, el } = make(define([]));
     document.body.append(host);

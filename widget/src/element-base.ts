@@ -189,8 +189,9 @@ export class ElementBase extends HTMLElement implements ReactiveControllerHost {
   protected updated(_changed: PropertyValues): void {}
 
   private async _enqueue(): Promise<boolean> {
-    // The update before, or (the first time) the first connection.
-    await this._done;
+    // The update before, or (the first time) the first connection. One that threw has been
+    // reported (its updateComplete rejected); the next update still runs, as in Lit.
+    await this._done.catch(() => false);
     for (const [name, value] of this._early) (this as Record<string, unknown>)[name] = value;
     this._early.clear();
     const changed = this._changed;
