@@ -95,7 +95,7 @@ export type Customer = {
     address1?: string;
     city?: string;
     /**
-     * Two capitals: required where the country needs one (US, CA, AU).
+     * Required where the country needs one (US, CA, AU). Two letters; in the US and Canada one of their codes or its name (`California`, `Québec`), kept and sent as the code (`CA`, `QC`).
      */
     state?: string;
     /**
@@ -1963,7 +1963,7 @@ export type CreateAccountVerificationData = {
             address1: string;
             city: string;
             /**
-             * Two capitals: required where the country needs one (US, CA, AU).
+             * Required where the country needs one (US, CA, AU). Two letters; in the US and Canada one of their codes or its name (`California`, `Québec`), kept and sent as the code (`CA`, `QC`).
              */
             state?: string;
             zipCode: string;
@@ -2113,7 +2113,7 @@ export type CreateHostedFormData = {
             address1?: string;
             city?: string;
             /**
-             * Two capitals: required where the country needs one (US, CA, AU).
+             * Required where the country needs one (US, CA, AU). Two letters; in the US and Canada one of their codes or its name (`California`, `Québec`), kept and sent as the code (`CA`, `QC`).
              */
             state?: string;
             /**

@@ -68,7 +68,17 @@ describe('shopper fields', () => {
     expect(shopperProblem('zipCode', values({ country: 'PL', zipCode: '00950' }))).to.equal(
       'invalid',
     );
-    expect(shopperProblem('state', values({ country: 'US', state: 'Cal' }))).to.equal('invalid');
+    expect(shopperProblem('state', values({ country: 'AU', state: 'NSW' }))).to.equal('invalid');
+    expect(shopperProblem('state', values({ country: 'AU', state: 'ns' }))).to.equal(undefined);
+    // A name in the US and Canada (autofill may write one): the backend reads it, or names the field.
+    expect(shopperProblem('state', values({ country: 'US', state: 'California' }))).to.equal(
+      undefined,
+    );
+    expect(shopperProblem('state', values({ country: 'CA', state: 'Québec' }))).to.equal(undefined);
+    expect(shopperProblem('state', values({ country: 'US', state: 'x'.repeat(41) }))).to.equal(
+      'invalid',
+    );
+    expect(shopperProblem('state', values({ country: 'US', state: 'C' }))).to.equal('invalid');
     expect(shopperProblem('state', values({ country: 'US', state: 'ca' }))).to.equal(undefined);
     expect(shopperProblem('city', values({ city: '  ' }))).to.equal('required');
   });

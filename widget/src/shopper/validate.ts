@@ -73,7 +73,11 @@ export function shopperProblem(field: ShopperField, v: ShopperValues): ShopperPr
           ? COUNTRIES.includes(value)
           : field === 'zipCode'
             ? postalCodeFits(v.country, value)
-            : field !== 'state' || /^[a-z]{2}$/i.test(value);
+            : // Two letters; in the US and Canada a name too ("California", as autofill may
+              // write it), which the backend reads (server/src/checkout/customer/state-names.ts).
+              field !== 'state' ||
+              /^[a-z]{2}$/i.test(value) ||
+              (/^(US|CA)$/.test(v.country) && value.length > 2 && value.length <= 40);
   return fits ? undefined : 'invalid';
 }
 

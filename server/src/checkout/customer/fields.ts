@@ -2,7 +2,7 @@
  * The rules of a shopper's contact and billing address, one set for the merchant API's `customer`
  * and the widget API's `shopper` (contract ShopperDetails): each field's format as zod schemas,
  * and the checks that look at several fields at once (a postal code fits its country, a state
- * where the country needs one, a phone read in the billing country). Country data comes from
+ * where the country needs one and of that country, a phone read in the billing country). Country data comes from
  * contract/address.ts, which the element checks with too.
  */
 import { z } from 'zod';
@@ -20,6 +20,7 @@ import {
   ONE_LINE_PATTERN,
 } from '../control-characters.js';
 import { e164 } from './phone.js';
+import { stateCode } from './state-names.js';
 
 /**
  * One line of text (a name, an address line): the gateway refuses any control character in it.
@@ -52,7 +53,8 @@ export const Country = z
   .string()
   .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. "DE"');
 
-export const State = z.string().regex(/^[A-Z]{2}$/, 'must be two capital letters');
+/** Two letters, or in the US and Canada the name too (state-names.ts; addressIssues checks it). */
+export const State = personalText(40);
 
 export const ADDRESS_LINE = personalText(50);
 export const CITY = personalText(50);
@@ -92,6 +94,15 @@ export function addressIssues(address: AddressFields, whole: boolean): FieldIssu
       issues.push({ field: 'zipCode', message: `is required in ${country}` });
     if (country && !address.state && STATE_COUNTRIES.includes(country))
       issues.push({ field: 'state', message: `is required in ${country}` });
+  }
+  if (address.state && !stateCode(country, address.state)) {
+    issues.push({
+      field: 'state',
+      message:
+        country === 'US' || country === 'CA'
+          ? `is no state or province of ${country} (its two-letter code or its name)`
+          : 'must be two letters',
+    });
   }
   if (zipCode && !postalCodeFits(country ?? '', zipCode)) {
     issues.push({

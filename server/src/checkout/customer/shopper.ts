@@ -29,6 +29,7 @@ import {
   groupFields,
   knownGroups,
 } from './groups.js';
+import { stateCode } from './state-names.js';
 
 export const BillingAddressSchema = z
   .object({
@@ -97,7 +98,11 @@ export function customerForPayment(
     const issue = addressIssues(address, true)[0];
     if (issue) throw fail(`shopper.billingAddress.${issue.field}`, issue.message);
     replace('billingAddress', {
-      ...groupFields('billingAddress', { ...address, zipCode: undefined }),
+      ...groupFields('billingAddress', {
+        ...address,
+        zipCode: undefined,
+        state: address.state && stateCode(address.country, address.state),
+      }),
       ...(address.zipCode ? { zipCode: zipCodeForm(address.zipCode) } : {}),
     });
   }

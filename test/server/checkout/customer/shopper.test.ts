@@ -123,6 +123,26 @@ describe('customer/shopper', () => {
       refusal(() => customerForPayment(session, address({ country: 'US', zipCode: '94105' }))),
       ['shopper.billingAddress.state', 'shopper.billingAddress.state: is required in US'],
     );
+    assert.deepEqual(
+      refusal(() =>
+        customerForPayment(session, address({ country: 'US', zipCode: '94105', state: 'Calif' })),
+      ),
+      [
+        'shopper.billingAddress.state',
+        'shopper.billingAddress.state: is no state or province of US (its two-letter code or its name)',
+      ],
+    );
+    // A state as autofill may write it: kept and sent as its code.
+    assert.equal(
+      customerForPayment(session, address({ country: 'US', zipCode: '94105', state: 'CALIFORNIA' }))
+        .state,
+      'CA',
+    );
+    assert.equal(
+      customerForPayment(session, address({ country: 'CA', zipCode: 'H2X 1Y4', state: 'Québec' }))
+        .state,
+      'QC',
+    );
     // No postal code where the country has none.
     assert.equal(
       customerForPayment(session, address({ country: 'AE', zipCode: '' })).country,

@@ -21,6 +21,7 @@ import {
   zipCodeForm,
 } from '../../customer/fields.js';
 import { COLLECT_GROUPS, missingFields } from '../../customer/groups.js';
+import { stateCode } from '../../customer/state-names.js';
 
 /** Every field of a customer, each optional. */
 export const CUSTOMER_FIELDS = {
@@ -30,7 +31,8 @@ export const CUSTOMER_FIELDS = {
   address1: ADDRESS_LINE.optional(),
   city: CITY.optional(),
   state: State.optional().meta({
-    description: 'Two capitals: required where the country needs one (US, CA, AU).',
+    description:
+      'Required where the country needs one (US, CA, AU). Two letters; in the US and Canada one of their codes or its name (`California`, `Québec`), kept and sent as the code (`CA`, `QC`).',
   }),
   zipCode: ZIP_CODE.optional().meta({
     description:
@@ -47,13 +49,14 @@ type CustomerInput = AddressFields & { phone?: string | undefined };
 
 /**
  * A customer's fields taken together: the postal code fits the country (kept in capitals), the
- * phone is a valid number (read in the country when typed without its code; kept as E.164).
+ * state is one of the country's (kept as its code), the phone is a valid number (read in the country when typed without its code; kept as E.164).
  */
 export function normaliseCustomer<T extends CustomerInput>(customer: T, ctx: z.RefinementCtx): T {
   for (const issue of addressIssues(customer, false))
     ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
   const out = { ...customer };
   if (customer.zipCode) out.zipCode = zipCodeForm(customer.zipCode);
+  if (customer.state) out.state = stateCode(customer.country, customer.state) ?? customer.state;
   if (customer.phone !== undefined) {
     const phone = normalisedPhone(customer.phone, customer.country);
     if ('issue' in phone)

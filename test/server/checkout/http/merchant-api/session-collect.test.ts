@@ -131,6 +131,16 @@ describe('merchant API: a session asks the element for what its customer lacks',
     assert.deepEqual(view.prefill, { phone: '+442079460958' });
   });
 
+  it("a merchant's state may be its name in the US and Canada: kept as the code", async () => {
+    const res = await create({
+      customer: { ...CUSTOMER, country: 'US', zipCode: '10001', state: 'new york' },
+      collect: { billingAddress: 'always' },
+    });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const view = await widgetView(res.body.token);
+    assert.equal(view.prefill?.billingAddress?.state, 'NY');
+  });
+
   it('a full customer asks nothing: the element shows no new field', async () => {
     const res = await create({ customer: CUSTOMER });
     assert.equal(res.status, 201);
@@ -158,7 +168,17 @@ describe('merchant API: a session asks the element for what its customer lacks',
         'is not a valid phone number',
       ],
       [{ customer: { phone: '0151 12345678' } }, 'customer.phone', 'is not a valid phone number'],
-      [{ customer: { state: 'Texas' } }, 'customer.state', 'must be two capital letters'],
+      [{ customer: { state: 'Texas' } }, 'customer.state', 'must be two letters'],
+      [
+        { customer: { country: 'US', state: 'Narnia' } },
+        'customer.state',
+        'is no state or province of US (its two-letter code or its name)',
+      ],
+      [
+        { customer: { country: 'CA', state: 'TX' } },
+        'customer.state',
+        'is no state or province of CA (its two-letter code or its name)',
+      ],
       [{ customer: { city: 'x'.repeat(51) } }, 'customer.city', 'must be at most 50 characters'],
       [
         { customer: { address1: 'card 4000 0000 0000 0002' } },

@@ -111,7 +111,12 @@ describe('widget API: the shopper types what the session lacks', () => {
         'shopper.billingAddress.state',
         'is required in US',
       ],
-      [address({ state: 'Bayern' }), 'shopper.billingAddress.state', 'must be two capital letters'],
+      [address({ state: 'Bayern' }), 'shopper.billingAddress.state', 'must be two letters'],
+      [
+        address({ country: 'US', zipCode: '94105', state: 'Narnia' }),
+        'shopper.billingAddress.state',
+        'is no state or province of US (its two-letter code or its name)',
+      ],
       [
         address({ address1: 'pan 4000000000000002' }),
         'shopper.billingAddress.address1',
