@@ -16,21 +16,14 @@ import {
   CreatePayoutBody,
   EmptyBody,
   ErrorResponse,
+  OPERATION_RESPONSES,
   Operation,
   ORDER_ID_TAKEN,
 } from './schemas.js';
 
-const RESPONSES = {
-  200: { description: 'Final status reached', schema: Operation },
-  202: {
-    description: 'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
-    schema: Operation,
-  },
-  422: { description: 'Refused by the gateway', schema: ErrorResponse },
-};
 /** A payout and a payout's check claim their orderId; the pay step sends the checked one's. */
 const CREATE_RESPONSES = {
-  ...RESPONSES,
+  ...OPERATION_RESPONSES,
   409: { description: ORDER_ID_TAKEN, schema: ErrorResponse },
 };
 
@@ -136,7 +129,7 @@ export function payoutRoutes(ctx: Context, routes: RouteTable): void {
       params: { payoutId: "The payout's merchant order id" },
       body: EmptyBody,
       responses: {
-        ...RESPONSES,
+        ...OPERATION_RESPONSES,
         409: {
           description: 'The payout is not a checked, registered one, or is already being paid',
           schema: ErrorResponse,

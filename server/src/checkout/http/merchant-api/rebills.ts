@@ -6,7 +6,13 @@ import { callbackUrl } from '../../payments/urls.js';
 import { clientIp } from '../request-facts.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateRebillBody, ErrorResponse, Operation, ORDER_ID_TAKEN } from './schemas.js';
+import {
+  CreateRebillBody,
+  ErrorResponse,
+  OPERATION_RESPONSES,
+  Operation,
+  ORDER_ID_TAKEN,
+} from './schemas.js';
 
 export function rebillRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -18,17 +24,11 @@ export function rebillRoutes(ctx: Context, routes: RouteTable): void {
       tag: 'Rebills',
       body: CreateRebillBody,
       responses: {
-        200: { description: 'Final status reached', schema: Operation },
-        202: {
-          description:
-            'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
-          schema: Operation,
-        },
+        ...OPERATION_RESPONSES,
         409: {
           description: `${ORDER_ID_TAKEN}. Or \`card-ref-forgotten\` (field \`cardRefId\`): you forgot this card reference, so it is charged no more, and nothing was sent`,
           schema: ErrorResponse,
         },
-        422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
     async ({ body }, req, res) => {

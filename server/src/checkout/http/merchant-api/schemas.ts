@@ -779,3 +779,16 @@ export const ErrorResponse = z.object({
     requestId: z.string().optional(),
   }),
 });
+
+/**
+ * The answers of a route that sends a merchant operation to the gateway (rebill, transfer, payout,
+ * account verification): a final status, or still under way; a refusal. Each route adds its 409.
+ */
+export const OPERATION_RESPONSES = {
+  200: { description: 'Final status reached', schema: Operation },
+  202: {
+    description: 'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
+    schema: Operation,
+  },
+  422: { description: 'Refused by the gateway', schema: ErrorResponse },
+};

@@ -4,7 +4,13 @@ import type { Context } from '../../context.js';
 import { answerStatus, readOperation, runOperation } from '../../operations/operation-runner.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateTransferBody, ErrorResponse, Operation, ORDER_ID_TAKEN } from './schemas.js';
+import {
+  CreateTransferBody,
+  ErrorResponse,
+  OPERATION_RESPONSES,
+  Operation,
+  ORDER_ID_TAKEN,
+} from './schemas.js';
 
 export function transferRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -16,17 +22,11 @@ export function transferRoutes(ctx: Context, routes: RouteTable): void {
       tag: 'Transfers',
       body: CreateTransferBody,
       responses: {
-        200: { description: 'Final status reached', schema: Operation },
-        202: {
-          description:
-            'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
-          schema: Operation,
-        },
+        ...OPERATION_RESPONSES,
         409: {
           description: `${ORDER_ID_TAKEN}. Or \`card-ref-forgotten\` (field \`sourceCardRefId\`): you forgot this card reference, so it is charged no more, and nothing was sent`,
           schema: ErrorResponse,
         },
-        422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
     async ({ body }, _req, res) => {

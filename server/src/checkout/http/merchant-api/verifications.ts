@@ -5,7 +5,13 @@ import { callbackUrl } from '../../payments/urls.js';
 import { clientIp } from '../request-facts.js';
 import { operationView } from './operation-view.js';
 import type { RouteTable } from './route-spec.js';
-import { CreateVerificationBody, ErrorResponse, Operation, ORDER_ID_TAKEN } from './schemas.js';
+import {
+  CreateVerificationBody,
+  ErrorResponse,
+  OPERATION_RESPONSES,
+  Operation,
+  ORDER_ID_TAKEN,
+} from './schemas.js';
 
 export function verificationRoutes(ctx: Context, routes: RouteTable): void {
   routes.add(
@@ -18,14 +24,8 @@ export function verificationRoutes(ctx: Context, routes: RouteTable): void {
       tag: 'Account verification',
       body: CreateVerificationBody,
       responses: {
-        200: { description: 'Final status reached', schema: Operation },
-        202: {
-          description:
-            'Sent; still processing, or its answer was lost (`unknown`: do not send it again)',
-          schema: Operation,
-        },
+        ...OPERATION_RESPONSES,
         409: { description: ORDER_ID_TAKEN, schema: ErrorResponse },
-        422: { description: 'Refused by the gateway', schema: ErrorResponse },
       },
     },
     async ({ body }, req, res) => {
