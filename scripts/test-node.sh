@@ -15,17 +15,20 @@ cd "$(dirname "$0")/.."
 if [ -z "${TEST_TIME_SCALE:-}" ]; then TEST_TIME_SCALE=$(node --import tsx test/support/time-scale.ts); fi
 export TEST_TIME_SCALE
 file_timeout=$(awk -v s="$TEST_TIME_SCALE" 'BEGIN { printf "%d", 120000 * s }')
-# The longest files start first (seconds each took in a run beside other work, 2026-11-28: 138,
-# 76, 72, 58, 56, 37, 36, 30): started late, one of them ran on alone at the end of the half while
-# the other slots stood empty. A file that moved is simply not in front.
+# The longest files start first (seconds each took in a run of the half on a quieter machine,
+# 2026-11-29: 39, 23, 21, 20, 18, 16, 14, 14, 12, 11): started late, one of them ran on alone at
+# the end of the half while the other slots stood empty. A file that moved is simply not in front.
 SLOWEST=(
   test/package/pack-install.test.ts
-  test/server/main.test.ts
+  test/proof/gateway-injection.test.ts
   test/proof/crash.test.ts
   test/proof/payment-attempts.test.ts
-  test/proof/demo-exposure.test.ts
-  test/proof/attacks-from-the-browser.test.ts
-  test/proof/gateway-injection.test.ts
+  test/server/store/pglite-engine.test.ts
+  test/proof/crash-many-instances.test.ts
+  test/proof/unsent-money-ops-resent.test.ts
+  test/server/main.test.ts
+  test/server/checkout/saved-cards/forgotten-refused.test.ts
+  test/server/checkout/order-id-namespace.test.ts
   test/proof/fuzz.test.ts
 )
 if [ "$#" -gt 0 ]; then files=("$@"); else
@@ -35,4 +38,9 @@ if [ "$#" -gt 0 ]; then files=("$@"); else
   for f in "${all[@]}"; do [[ " ${SLOWEST[*]} " == *" $f "* ]] || files+=("$f"); done
 fi
 if [ "${#files[@]}" -eq 0 ]; then echo "no node test files found" >&2; exit 1; fi
-exec node --liftoff-only --import tsx --import ./test/support/pglite-template.ts --test --test-concurrency=4 --test-reporter=spec --test-timeout="$file_timeout" "${files[@]}"
+# `--test-force-exit`: a file's process ends once its tests and hooks have, instead of when its
+# event loop empties. The proofs that leave an instance "dead" mid-call (its gateway fetch never
+# settles) kept their process, and a slot of the four, for the gateway client's 30 s request
+# timeout after the last test: crash, claimed-upload-resent, interrupted- and
+# unsent-money-ops(-resent) each lived 26-32 s past their tests (2026-11-29).
+exec node --liftoff-only --import tsx --import ./test/support/pglite-template.ts --test --test-force-exit --test-concurrency=4 --test-reporter=spec --test-timeout="$file_timeout" "${files[@]}"
