@@ -42,5 +42,7 @@ if [ "${#files[@]}" -eq 0 ]; then echo "no node test files found" >&2; exit 1; f
 # event loop empties. The proofs that leave an instance "dead" mid-call (its gateway fetch never
 # settles) kept their process, and a slot of the four, for the gateway client's 30 s request
 # timeout after the last test: crash, claimed-upload-resent, interrupted- and
-# unsent-money-ops(-resent) each lived 26-32 s past their tests (2026-11-29).
+# unsent-money-ops(-resent) each lived 26-32 s past their tests (2026-11-29). In Node 20 a file
+# that defines no test at all then never ends (until its time limit): a test that needs a server
+# is skipped without one, never left undefined (test/server/sandbox/postgres.test.ts).
 exec node --liftoff-only --import tsx --import ./test/support/pglite-template.ts --test --test-force-exit --test-concurrency=4 --test-reporter=spec --test-timeout="$file_timeout" "${files[@]}"
