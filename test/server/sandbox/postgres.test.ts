@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { test } from 'node:test';
+import { describe, it } from 'node:test';
 import request from 'supertest';
 import { createSandboxApp, DEV_MERCHANT } from '../../../server/src/sandbox/index.js';
 import { computeControl } from '../../../server/src/signing/index.js';
@@ -27,47 +27,47 @@ async function post(
   return JSON.parse(answer.text) as Record<string, string>;
 }
 
-// Skipped, not left out, without a server: a file with no test at all never ends under
-// `--test-force-exit` (scripts/test-node.sh) in Node 20.
-test('on PostgreSQL, a restarted sandbox finishes the sale the first one accepted', {
-  skip: !url && 'no TEST_DATABASE_URL',
-}, async () => {
-  if (!url) return;
-  const schema = `sandbox_test_${randomBytes(6).toString('hex')}`;
-  const db = await openDatabase({ url, schema });
-  const { endpointId, login, controlKey } = DEV_MERCHANT;
-  try {
-    const first = await createSandboxApp({ database: db, processingDelayMs: 5 });
-    const sale = saleRequest('4000000000000002');
-    const ack = await post(first.app, 'sale', {
-      ...sale,
-      control: computeControl('sale', { endpointId, ...sale }, controlKey),
-    });
-    assert.equal(ack.type, 'async-response');
-    await first.close();
-
-    const second = await createSandboxApp({ database: db, processingDelayMs: 5 });
+// A suite skipped without a server, never left undefined: a file with no test at all never ends
+// under `--test-force-exit` (scripts/test-node.sh) in Node 20.
+describe('the sandbox on PostgreSQL', { skip: !url && 'no TEST_DATABASE_URL' }, () => {
+  it('a restarted sandbox finishes the sale the first one accepted', async () => {
+    if (!url) return;
+    const schema = `sandbox_test_${randomBytes(6).toString('hex')}`;
+    const db = await openDatabase({ url, schema });
+    const { endpointId, login, controlKey } = DEV_MERCHANT;
     try {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      await second.idle();
-      const fields = {
-        login,
-        client_orderid: sale.client_orderid,
-        orderid: ack['paynet-order-id'] ?? '',
-      };
-      const status = await post(second.app, 'status', {
-        ...fields,
-        control: computeControl('status', fields, controlKey),
+      const first = await createSandboxApp({ database: db, processingDelayMs: 5 });
+      const sale = saleRequest('4000000000000002');
+      const ack = await post(first.app, 'sale', {
+        ...sale,
+        control: computeControl('sale', { endpointId, ...sale }, controlKey),
       });
-      assert.deepEqual(
-        [status.status, status.amount, status.currency],
-        ['approved', sale.amount, sale.currency],
-      );
+      assert.equal(ack.type, 'async-response');
+      await first.close();
+
+      const second = await createSandboxApp({ database: db, processingDelayMs: 5 });
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await second.idle();
+        const fields = {
+          login,
+          client_orderid: sale.client_orderid,
+          orderid: ack['paynet-order-id'] ?? '',
+        };
+        const status = await post(second.app, 'status', {
+          ...fields,
+          control: computeControl('status', fields, controlKey),
+        });
+        assert.deepEqual(
+          [status.status, status.amount, status.currency],
+          ['approved', sale.amount, sale.currency],
+        );
+      } finally {
+        await second.close();
+      }
     } finally {
-      await second.close();
+      await db.query(`drop schema ${schema} cascade`);
+      await db.close();
     }
-  } finally {
-    await db.query(`drop schema ${schema} cascade`);
-    await db.close();
-  }
+  });
 });
