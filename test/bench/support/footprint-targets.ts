@@ -9,10 +9,13 @@ import type { StartResult, StartRun } from '../start-memory.js';
 import { fmt } from './markdown.js';
 import type { TargetRow } from './targets.js';
 
-/** The CDN file with every feature (the team's decision: other languages load beside it). */
-export const CDN_GZIP_TARGET = 17_500;
-/** Each language file beside it. */
-export const LANGUAGE_GZIP_TARGET = 2048;
+/**
+ * The CDN file with every feature, the contact form included (the team's decision: other
+ * languages load beside it); widget-size.mjs's TARGET_GZIP, which this TypeScript cannot import.
+ */
+export const CDN_GZIP_TARGET = 20_480;
+/** Each language file beside it (widget-size.mjs's LANGUAGE_BUDGET_GZIP). */
+export const LANGUAGE_GZIP_TARGET = 2560;
 export const START_RSS_TARGET_MB = 250;
 export const READY_NEW_TARGET_S = 5;
 export const READY_EXISTING_TARGET_S = 2;
@@ -40,7 +43,7 @@ export function footprintTargets(
   const rss = Math.max(fresh?.rssAfterTrafficMiB ?? 0, existing?.rssAfterTrafficMiB ?? 0);
   return [
     {
-      figure: 'CDN file, gzip -9, Lit inside (§1)',
+      figure: 'CDN file, gzip -9, lit-html inside (§1)',
       target: `≤ ${CDN_GZIP_TARGET.toLocaleString('en-US')} B`,
       replaced: '17,424 B',
       measured: `${cdnGzip.toLocaleString('en-US')} B`,
