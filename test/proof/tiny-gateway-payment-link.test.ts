@@ -22,13 +22,17 @@
  * transaction not approved yet, a partial amount); the suite ends by asserting it refused nothing.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { devMerchantAt } from '../support/loopback-stack.js';
-import { startTinyGateway, type TinyGateway, type TinyHandler } from '../support/tiny-gateway.js';
+import {
+  sha1,
+  startTinyGateway,
+  type TinyGateway,
+  type TinyHandler,
+} from '../support/tiny-gateway.js';
 import {
   type Backend,
   CUSTOMER,
@@ -42,7 +46,6 @@ import {
   waitFor,
 } from './support/proof.js';
 
-const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 /** The spec's cents of a decimal amount, by its digits (no floating point): "10.42" is 1042. */
 const cents = (amount: string) => {
   const match = /^(\d+)\.(\d{2})$/.exec(amount);

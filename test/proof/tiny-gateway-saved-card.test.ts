@@ -11,10 +11,10 @@
  * `cvv2` the shopper typed and the shopper's own IP as `ipaddress` (not the merchant server's).
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { devMerchantAt } from '../support/loopback-stack.js';
 import {
+  sha1,
   startTinyGateway,
   type TinyGateway,
   type TinyHandler,
@@ -33,7 +33,6 @@ import {
   waitFor,
 } from './support/proof.js';
 
-const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 const cents = (amount: string) => String(Math.round(Number(amount) * 100));
 
 interface Tx {

@@ -8,10 +8,14 @@
  * cents, email, then the control key). A bad field reaches it not at all.
  */
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { devMerchantAt } from '../support/loopback-stack.js';
-import { startTinyGateway, type TinyGateway, type TinyHandler } from '../support/tiny-gateway.js';
+import {
+  sha1,
+  startTinyGateway,
+  type TinyGateway,
+  type TinyHandler,
+} from '../support/tiny-gateway.js';
 import {
   type Backend,
   createSession,
@@ -22,7 +26,6 @@ import {
   startSandbox,
 } from './support/proof.js';
 
-const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 const cents = (amount: string) => String(Math.round(Number(amount) * 100));
 
 /** The family's required customer fields of a sale and their greatest lengths. */

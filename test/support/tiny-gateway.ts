@@ -5,8 +5,12 @@
  * test's own. Every refusal is recorded, so that a suite can end by asserting the backend sent
  * nothing the spec would refuse.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** The spec's control digest: SHA-1 of the concatenated fields, in lower-case hex. */
+export const sha1 = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex');
 
 export interface TinyReply {
   answer(body: Record<string, string>, status?: number): void;
